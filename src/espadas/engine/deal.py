@@ -1,0 +1,39 @@
+"""Dealing: cards one at a time clockwise from the dealer's left, with a given rng.
+
+>>> import random
+>>> from espadas.engine.rules import Rules
+>>> d = deal_cards(Rules.from_preset("sala", players=3), random.Random(5))
+>>> [len(CardSet(h)) for h in d]
+[17, 17, 17]
+"""
+
+from __future__ import annotations
+
+import random
+
+from espadas.engine.cardset import CardSet
+from espadas.engine.rules import Rules
+
+_DECKS: dict[int, list[int]] = {}
+
+
+def deal_cards(rules: Rules, rng: random.Random, dealer: int = 0) -> tuple[int, ...]:
+    """A shuffled deal: one card mask per seat. The seat left of ``dealer`` gets the first card."""
+    deck = _DECKS.get(rules.removed)
+    if deck is None:
+        deck = [c for c in range(52) if not (rules.removed >> c) & 1]
+        _DECKS[rules.removed] = deck
+    cards = deck[:]
+    rng.shuffle(cards)
+    n = rules.players
+    hands = [0] * n
+    seat = (dealer + 1) % n
+    for c in cards:
+        hands[seat] |= 1 << c
+        seat = seat + 1 if seat + 1 < n else 0
+    return tuple(hands)
+
+
+def parse_deal(texts: list[str]) -> tuple[int, ...]:
+    """Reads one PBN hand per seat."""
+    return tuple(int(CardSet.parse(t)) for t in texts)

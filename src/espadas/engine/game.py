@@ -1,0 +1,387 @@
+"""A game across hands: deal, bidding, play, scoring, accusations, end.
+
+>>> import random
+>>> from espadas.engine import Game, Rules, Bid
+>>> game = Game.new(Rules.from_preset("pagat"), seed=7)
+>>> game.phase, game.to_act
+('bidding', 3)
+>>> game.apply(Bid(3))
+>>> game.hand.bids[3]
+3
+>>> game.apply(Bid(99))
+Traceback (most recent call last):
+...
+espadas.engine.errors.IllegalBid: a bid is Nil (0) or 1..13, not 99
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from espadas.engine.actions import (
+    Abandon,
+    Accuse,
+    Action,
+    Bid,
+    BidValue,
+    ConfirmEnd,
+    Deal,
+    Look,
+    NextHand,
+    Play,
+    Timeout,
+)
+from espadas.engine.cardset import CardSet
+from espadas.engine.deal import deal_cards
+from espadas.engine.errors import (
+    GameOver,
+    IllegalAccusation,
+    NotYourTurn,
+    RuleError,
+    WrongPhase,
+)
+from espadas.engine.hand import Hand, seat_name
+from espadas.engine.rules import Rules
+from espadas.engine.scoring import HandScore, score_hand
+from espadas.engine.view import PlayerView, PublicView, player_view, public_view
+
+PHASES = ("dealing", "bidding", "playing", "hand_end", "game_over")
+REASONS = ("target", "mercy", "renege", "false_accusation", "abandon", "timeout")
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: the winning side, the reason, and (for abandon, timeout,
+    renege, false accusation) the losing side. ``ranking`` lists every side, best first."""
+
+    winner: int
+    reason: str
+    loser: int | None
+    ranking: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Accusation:
+    by: int
+    against: int
+    after_play: int
+    true: bool
+
+
+@dataclass(frozen=True)
+class FinishedHand:
+    """The outcome of a scored hand."""
+
+    score: HandScore
+    totals: tuple[int, ...]
+    boston: int | None
+
+
+class Game:
+    """A game of Spades. Drive it with :meth:`apply` (or :meth:`bid`, :meth:`play`)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        first_dealer: int = 0,
+        rng: random.Random | None = None,
+    ) -> None:
+        if not 0 <= first_dealer < rules.players:
+            raise ValueError(f"first_dealer must be a seat 0..{rules.players - 1}")
+        self.rules = rules
+        self.rng = rng
+        self.dealer = first_dealer
+        sides = rules.sides
+        self.scores = [0] * sides
+        self.bags = [0] * sides
+        self.hands: list[Hand] = []
+        self.finished: list[FinishedHand] = []
+        self.accusations: dict[int, Accusation] = {}
+        self.result: Result | None = None
+        self.end_outside: tuple[str, int] | None = None
+        self.phase = "dealing"
+        if rng is not None:
+            self.deal(deal_cards(rules, rng, first_dealer))
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        creator: int = 0,
+    ) -> Game:
+        """A game that deals its own hands with ``rng`` (or ``random.Random(seed)``).
+        The first dealer is ``creator`` or drawn with the rng, as the rules say."""
+        rules = rules or Rules()
+        if rng is None:
+            if seed is None:
+                raise ValueError("pass a seed or an rng: the engine has no randomness of its own")
+            rng = random.Random(seed)
+        dealer = creator if rules.first_dealer == "creator" else rng.randrange(rules.players)
+        return cls(rules, first_dealer=dealer, rng=rng)
+
+    # state ----------------------------------------------------------------
+    @property
+    def hand(self) -> Hand:
+        """The current (or last) hand. Raises before the first deal."""
+        if not self.hands:
+            raise WrongPhase("no_hand", "no hand has been dealt yet")
+        return self.hands[-1]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose bid or play is due, else ``None``."""
+        if self.phase in ("bidding", "playing"):
+            return self.hands[-1].to_act
+        return None
+
+    @property
+    def over(self) -> bool:
+        """True once the result is known (the last hand's window may still be open)."""
+        return self.result is not None
+
+    def side_name(self, side: int) -> str:
+        return self.rules.side_name(side)
+
+    # actions ----------------------------------------------------------------
+    def apply(self, action: Action, by: int | None = None) -> None:
+        """Applies one action; ``by`` (optional) is the seat that sends a bid or a play.
+        Raises a :class:`RuleError` subclass and changes nothing if refused."""
+        if isinstance(action, Play):
+            self._check_by(by)
+            self.play(action.card)
+        elif isinstance(action, Bid):
+            self._check_by(by)
+            self.bid(action.value)
+        elif isinstance(action, Look):
+            self.look(action.seat)
+        elif isinstance(action, Deal):
+            self.deal(action.hands)
+        elif isinstance(action, Accuse):
+            self.accuse(action.by, action.against)
+        elif isinstance(action, NextHand):
+            self.next_hand()
+        elif isinstance(action, ConfirmEnd):
+            self.confirm_end()
+        elif isinstance(action, Abandon):
+            self.abandon(action.seat)
+        elif isinstance(action, Timeout):
+            self.timeout(action.seat)
+        else:
+            raise RuleError("unknown_action", f"{action!r} is not an action")
+
+    def _check_by(self, by: int | None) -> None:
+        if by is not None and by != self.to_act:
+            if self.to_act is None:
+                raise WrongPhase("nobody_to_act", "no bid or play is due now")
+            raise NotYourTurn(
+                "not_your_turn",
+                f"it is {seat_name(self.rules.players, self.to_act)}'s turn",
+                seat=self.to_act,
+            )
+
+    def _check_running(self) -> None:
+        if self.result is not None:
+            raise GameOver("game_over", "the game is over")
+
+    def _check_seat(self, seat: int) -> None:
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 0 <= seat < self.rules.players
+        ):
+            raise RuleError("bad_seat", f"{seat!r} is not a seat (0..{self.rules.players - 1})")
+
+    def deal(self, hands: tuple[int, ...] | list[int]) -> None:
+        """Starts the next hand with this deal (one mask per seat)."""
+        self._check_running()
+        if self.phase != "dealing":
+            raise WrongPhase("not_dealing", "a hand is already in progress")
+        self.hands.append(Hand(self.rules, self.dealer, hands))
+        self.phase = "bidding"
+
+    def look(self, seat: int) -> None:
+        """``seat`` looks at its cards (blind-nil games; harmless otherwise)."""
+        self._check_running()
+        self._check_seat(seat)
+        if self.phase not in ("bidding", "playing"):
+            raise WrongPhase("no_hand", "there are no cards to look at now")
+        self.hands[-1].look(seat)
+
+    def bid(self, value: BidValue) -> None:
+        """The seat to act bids ``value`` (0 = Nil, or ``"blind_nil"``)."""
+        if self.phase != "bidding":
+            self._check_running()
+            raise WrongPhase("not_bidding", "no bid is due now", phase=self.phase)
+        hand = self.hands[-1]
+        hand.bid(value)
+        if hand.phase == "playing":
+            self.phase = "playing"
+
+    def play(self, card: int) -> None:
+        """The seat to act plays ``card``."""
+        if self.phase != "playing":
+            self._check_running()
+            if self.phase == "bidding":
+                raise WrongPhase("bids_due", "bids are due before any card is played")
+            raise WrongPhase("not_playing", "no card is due now", phase=self.phase)
+        hand = self.hands[-1]
+        hand.play(card)
+        if hand.phase == "done":
+            self._score(hand)
+
+    def legal_plays(self) -> CardSet:
+        """Cards the seat to act may play (the empty set outside play)."""
+        if self.phase != "playing":
+            return CardSet(0)
+        return self.hands[-1].legal_plays()
+
+    def legal_bids(self) -> list[BidValue]:
+        if self.phase != "bidding":
+            return []
+        return self.hands[-1].legal_bids()
+
+    def legal_actions(self) -> list[Action]:
+        """The actions due now: bids or plays of the seat to act, or closing the hand.
+        Accusations, looking, abandon and timeout claims are always separate choices."""
+        if self.phase == "bidding":
+            hand = self.hands[-1]
+            out: list[Action] = []
+            if not hand.looked[hand.to_act]:
+                out.append(Look(hand.to_act))
+            out.extend(Bid(b) for b in hand.legal_bids())
+            return out
+        if self.phase == "playing":
+            return [Play(c) for c in self.hands[-1].legal_plays()]
+        if self.phase == "hand_end":
+            return [ConfirmEnd()] if self.result is not None else [NextHand()]
+        return []
+
+    def _score(self, hand: Hand) -> None:
+        rules = self.rules
+        bids = [b if b is not None else 0 for b in hand.bids]
+        score = score_hand(rules, bids, hand.blind, hand.tricks, self.bags)
+        for side, pts in enumerate(score.points):
+            self.scores[side] += pts
+        self.bags = list(score.bags)
+        boston = None
+        for side in range(rules.sides):
+            if sum(hand.tricks[s] for s in rules.seats_of(side)) == rules.hand_size:
+                boston = side
+        self.finished.append(FinishedHand(score, tuple(self.scores), boston))
+        self.phase = "hand_end"
+        reached = any(s >= rules.target for s in self.scores)
+        fell = rules.mercy is not None and any(s <= rules.mercy for s in self.scores)
+        if reached or fell:
+            top = max(self.scores)
+            leaders = [s for s, v in enumerate(self.scores) if v == top]
+            if len(leaders) == 1:
+                self.result = Result(
+                    leaders[0], "target" if reached else "mercy", None, self._ranking(None)
+                )
+
+    def _ranking(self, last: int | None) -> tuple[int, ...]:
+        sides = [s for s in range(self.rules.sides) if s != last]
+        sides.sort(key=lambda s: (-self.scores[s], s))
+        return (*sides, last) if last is not None else tuple(sides)
+
+    def next_hand(self) -> None:
+        """Closes a finished hand; the dealer passes to the left and the next hand is
+        dealt (with the game's rng) or awaited (:meth:`deal`)."""
+        self._check_running()
+        if self.phase != "hand_end":
+            raise WrongPhase("hand_not_over", "the hand is not over yet")
+        self.dealer = (self.dealer + 1) % self.rules.players
+        self.phase = "dealing"
+        if self.rng is not None:
+            self.deal(deal_cards(self.rules, self.rng, self.dealer))
+
+    def confirm_end(self) -> None:
+        """Closes the last hand of a decided game: no accusation is possible after it."""
+        if self.phase == "game_over":
+            raise GameOver("game_over", "the game is over")
+        if self.phase != "hand_end" or self.result is None:
+            raise WrongPhase("not_final", "the game is not decided yet")
+        self.phase = "game_over"
+
+    def accuse(self, by: int, against: int) -> Accusation:
+        """Seat ``by`` accuses opponent ``against`` of a renege in this hand. The game
+        ends at once: the accused's side loses if they reneged, else the accuser's."""
+        self._check_seat(by)
+        self._check_seat(against)
+        if self.rules.renege != "allowed":
+            raise IllegalAccusation(
+                "renege_prevented", "renege is prevented at this table: there is nothing to accuse"
+            )
+        if self.phase == "game_over":
+            raise GameOver("game_over", "the game is over")
+        if not self.hands or self.phase == "dealing":
+            raise WrongPhase("no_hand", "no hand is in progress")
+        if self.rules.side_of(by) == self.rules.side_of(against):
+            raise IllegalAccusation(
+                "against_partner", "you may only accuse an opponent", by=by, against=against
+            )
+        hand = self.hands[-1]
+        true = hand.reneged(against)
+        acc = Accusation(by, against, len(hand.plays), true)
+        loser = self.rules.side_of(against if true else by)
+        self.accusations[len(self.hands) - 1] = acc
+        self.result = Result(
+            1 - loser, "renege" if true else "false_accusation", loser, (1 - loser, loser)
+        )
+        self.phase = "game_over"
+        return acc
+
+    def abandon(self, seat: int) -> None:
+        """``seat`` abandons: its side loses."""
+        self._check_seat(seat)
+        self._finish_outside("abandon", self.rules.side_of(seat))
+
+    def timeout(self, seat: int) -> None:
+        """The turn limit has passed for ``seat``, the seat to act: its side loses."""
+        self._check_seat(seat)
+        if self.to_act != seat:
+            self._check_running()
+            raise WrongPhase(
+                "not_waiting", f"the game is not waiting for {seat_name(self.rules.players, seat)}"
+            )
+        self._finish_outside("timeout", self.rules.side_of(seat))
+
+    def _finish_outside(self, reason: str, loser: int) -> None:
+        self._check_running()
+        ranking = self._ranking(loser)
+        self.result = Result(ranking[0], reason, loser, ranking)
+        self.end_outside = (reason, loser)
+        self.phase = "game_over"
+
+    # reading -------------------------------------------------------------------
+    def view_for(self, seat: int) -> PlayerView:
+        """What ``seat`` may know. See :mod:`espadas.engine.view`."""
+        return player_view(self, seat)
+
+    def public_view(self) -> PublicView:
+        """What a spectator may know."""
+        return public_view(self)
+
+    def record(self, players: list[str] | None = None) -> dict[str, object]:
+        """The game's ``espadas-record/1`` document, at any moment."""
+        from espadas.engine.record import game_record
+
+        return game_record(self, players)
+
+    @classmethod
+    def replay(cls, record: dict[str, object]) -> Game:
+        """Rebuilds a game from its record; raises ``RecordError``/``ReplayError``."""
+        from espadas.engine.record import replay
+
+        return replay(record)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.rules.preset} hand {len(self.hands)} {self.phase}"
+            f" scores {self.scores} to_act {self.to_act}>"
+        )

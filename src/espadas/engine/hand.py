@@ -1,0 +1,358 @@
+"""One hand [mano] as a state machine: bidding, then play, trick by trick.
+
+A :class:`Hand` is the fast core the :class:`~espadas.engine.game.Game` drives;
+most callers use the game. Seats are ints, cards are ints (or :class:`Card`).
+
+>>> from espadas.engine.rules import Rules
+>>> from espadas.engine.deal import deal_cards
+>>> import random
+>>> r = Rules.from_preset("pagat")
+>>> h = Hand(r, dealer=0, deal=deal_cards(r, random.Random(1)))
+>>> h.to_act, h.phase
+(1, 'bidding')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from espadas.engine.actions import BLIND_NIL, BidValue
+from espadas.engine.card import CARDS, Suit
+from espadas.engine.cardset import FULL, NON_SPADES, SUIT_MASKS, CardSet
+from espadas.engine.errors import IllegalBid, IllegalPlay, InvalidDeal, WrongPhase
+from espadas.engine.rules import Rules
+
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SEAT_NAMES = ("N", "E", "S", "W")
+
+
+def seat_name(players: int, seat: int) -> str:
+    """``N``/``E``/``S``/``W`` with 4 players, else ``seat 3``."""
+    return SEAT_NAMES[seat] if players == 4 else f"seat {seat}"
+
+
+def check_deal(rules: Rules, deal: Sequence[int]) -> tuple[int, ...]:
+    """Returns the deal as a tuple of masks, or raises :class:`InvalidDeal`."""
+    n = rules.players
+    if len(deal) != n:
+        raise InvalidDeal("deal_hands", f"a deal has {n} hands, not {len(deal)}", hands=len(deal))
+    seen = 0
+    for seat, mask in enumerate(deal):
+        if not isinstance(mask, int) or mask < 0 or mask & ~FULL:
+            raise InvalidDeal("deal_mask", f"hand {seat} is not a set of cards", seat=seat)
+        if mask.bit_count() != rules.hand_size:
+            raise InvalidDeal(
+                "deal_size",
+                f"hand {seat} has {mask.bit_count()} cards; each hand has {rules.hand_size}",
+                seat=seat,
+            )
+        if mask & seen:
+            dup = CARDS[(mask & seen & -(mask & seen)).bit_length() - 1]
+            raise InvalidDeal("deal_duplicate", f"{dup} is dealt twice", card=str(dup))
+        if mask & rules.removed:
+            bad = CARDS[(mask & rules.removed & -(mask & rules.removed)).bit_length() - 1]
+            raise InvalidDeal(
+                "deal_removed",
+                f"{bad} is removed from the deck with {n} players",
+                card=str(bad),
+            )
+        seen |= mask
+    return tuple(int(m) for m in deal)
+
+
+class Hand:
+    """Bidding and play of one deal. Refused actions raise and change nothing."""
+
+    __slots__ = (
+        "_first_forbidden",
+        "_forced",
+        "_led",
+        "_renege_allowed",
+        "_trick_start",
+        "bid_order",
+        "bids",
+        "blind",
+        "broken",
+        "deal",
+        "dealer",
+        "held",
+        "leader",
+        "leaders",
+        "looked",
+        "n",
+        "phase",
+        "plays",
+        "reneges",
+        "rules",
+        "size",
+        "to_act",
+        "tricks",
+        "winners",
+    )
+
+    def __init__(self, rules: Rules, dealer: int, deal: Sequence[int]) -> None:
+        self.rules = rules
+        self.n = n = rules.players
+        self.size = rules.hand_size
+        self.deal = check_deal(rules, deal)
+        self.dealer = dealer
+        self.held = list(self.deal)
+        self.looked = [not rules.blind_nil] * n
+        self.bids: list[int | None] = [None] * n
+        self.blind = [False] * n
+        self.bid_order: list[BidValue] = []
+        self.to_act = (dealer + 1) % n
+        self.phase = "bidding"
+        self.plays: list[int] = []
+        self.leaders: list[int] = []
+        self.winners: list[int] = []
+        self.tricks = [0] * n
+        self.broken = False
+        self.reneges: list[tuple[int, int]] = []
+        self.leader = -1
+        self._trick_start = 0
+        self._led = -1
+        self._forced = -1
+        self._renege_allowed = rules.renege == "allowed"
+        self._first_forbidden = rules.spades_in_first_trick == "forbidden"
+
+    # bidding ----------------------------------------------------------------
+    def legal_bids(self) -> list[BidValue]:
+        """The bids the seat to act may make (``"blind_nil"`` while it has not looked)."""
+        if self.phase != "bidding":
+            return []
+        values = [v for v in range(self.size + 1) if self._bid_problem(v) is None]
+        out: list[BidValue] = list(values)
+        if self.rules.blind_nil and not self.looked[self.to_act] and 0 in values:
+            out.append(BLIND_NIL)
+        return out
+
+    def _bid_problem(self, value: int) -> tuple[str, str] | None:
+        seat = self.to_act
+        if self.rules.suicide:
+            partner_bid = self.bids[(seat + 2) % 4]
+            if partner_bid is not None and partner_bid > 0 and value != 0:
+                return (
+                    "suicide_nil",
+                    "suicide: your partner bid a number, so you must bid Nil",
+                )
+            if 0 < value < 4:
+                return ("suicide_min", "suicide: bid Nil or 4 or more")
+        if self.rules.no_hell and len(self.bid_order) == self.n - 1:
+            total = sum(b for b in self.bids if b is not None)
+            if total + value == self.size:
+                return (
+                    "no_hell",
+                    f"no hell: the bids may not add up to {self.size}; "
+                    f"you may not bid {value if value else 'Nil'}",
+                )
+        return None
+
+    def bid(self, value: BidValue) -> None:
+        """The seat to act bids. Raises :class:`IllegalBid` or :class:`WrongPhase`."""
+        if self.phase != "bidding":
+            raise WrongPhase("not_bidding", "bidding is over: play a card", phase=self.phase)
+        seat = self.to_act
+        blind = False
+        if value == BLIND_NIL:
+            if not self.rules.blind_nil:
+                raise IllegalBid("blind_nil_off", "blind nil is not played at this table")
+            if self.looked[seat]:
+                raise IllegalBid(
+                    "blind_nil_looked", "blind nil is only for a player who has not looked"
+                )
+            blind = True
+            number = 0
+        elif isinstance(value, bool) or not isinstance(value, int):
+            raise IllegalBid(
+                "bid_type",
+                f"{value!r} is not a bid: bid a number 0 (Nil) to {self.size}",
+                value=repr(value),
+                max=self.size,
+            )
+        else:
+            number = value
+        if not 0 <= number <= self.size:
+            raise IllegalBid(
+                "bid_range",
+                f"a bid is Nil (0) or 1..{self.size}, not {number}",
+                value=number,
+                max=self.size,
+            )
+        problem = self._bid_problem(number)
+        if problem is not None:
+            raise IllegalBid(problem[0], problem[1], value=number)
+        self.bids[seat] = number
+        self.blind[seat] = blind
+        self.looked[seat] = True
+        self.bid_order.append(BLIND_NIL if blind else number)
+        if len(self.bid_order) == self.n:
+            self._start_play()
+        else:
+            self.to_act = (seat + 1) % self.n
+
+    def look(self, seat: int) -> None:
+        """``seat`` turns its cards face up (blind-nil games)."""
+        self.looked[seat] = True
+
+    def _start_play(self) -> None:
+        self.phase = "playing"
+        leader = (self.dealer + 1) % self.n
+        if self.rules.first_lead == "two_of_clubs":
+            lowest_club = SUIT_MASKS[0] & ~self.rules.removed
+            card_bit = lowest_club & -lowest_club
+            self._forced = card_bit.bit_length() - 1
+            leader = next(s for s in range(self.n) if self.deal[s] & card_bit)
+        self.leader = leader
+        self.to_act = leader
+        self.leaders.append(leader)
+
+    # play ---------------------------------------------------------------------
+    @property
+    def first_trick(self) -> bool:
+        return len(self.plays) < self.n
+
+    def _proper(self, held: int) -> int:
+        if self._led < 0:
+            if self._forced >= 0:
+                return 1 << self._forced
+            if not self.broken and held & NON_SPADES:
+                return held & NON_SPADES
+            return held
+        follow = held & SUIT_MASKS[self._led]
+        if follow:
+            return follow
+        if self._first_forbidden and len(self.plays) < self.n and held & NON_SPADES:
+            return held & NON_SPADES
+        return held
+
+    def _accepted(self, held: int) -> int:
+        if self._led < 0 or not self._renege_allowed:
+            return self._proper(held)
+        if (
+            self._first_forbidden
+            and len(self.plays) < self.n
+            and self._led != 3
+            and held & NON_SPADES
+        ):
+            return held & NON_SPADES
+        return held
+
+    def legal_plays(self) -> CardSet:
+        """The cards the table accepts from the seat to act (reneges included when
+        renege is allowed)."""
+        if self.phase != "playing":
+            return CardSet(0)
+        return int.__new__(CardSet, self._accepted(self.held[self.to_act]))
+
+    def proper_plays(self) -> CardSet:
+        """The cards that follow the rules of play (no renege)."""
+        if self.phase != "playing":
+            return CardSet(0)
+        return int.__new__(CardSet, self._proper(self.held[self.to_act]))
+
+    def play(self, card: int) -> None:
+        """The seat to act plays ``card``. Raises :class:`IllegalPlay` or :class:`WrongPhase`."""
+        if self.phase != "playing":
+            if self.phase == "bidding":
+                raise WrongPhase("bids_due", "bids are due before any card is played")
+            raise WrongPhase("hand_over", "this hand is over")
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+            raise IllegalPlay("card_type", f"{card!r} is not a card", card=repr(card))
+        seat = self.to_act
+        held = self.held[seat]
+        bit = 1 << card
+        if not held & bit:
+            raise IllegalPlay(
+                "not_in_hand", f"{CARDS[card]} is not in your hand", card=str(CARDS[card])
+            )
+        reneged = False
+        if not self._proper(held) & bit:
+            if self._renege_allowed and self._accepted(held) & bit:
+                reneged = True
+            else:
+                raise self._why_not(held, card)
+        self.held[seat] = held ^ bit
+        plays = self.plays
+        plays.append(card)
+        if self._led < 0:
+            self._led = card // 13
+        if card >= 39:
+            self.broken = True
+        if reneged:
+            self.reneges.append((len(plays) - 1, seat))
+        start = self._trick_start
+        if len(plays) - start == self.n:
+            led = self._led
+            best = -1
+            offset = 0
+            for i in range(start, len(plays)):
+                c = plays[i]
+                if c > best and (c >= 39 or c // 13 == led):
+                    best = c
+                    offset = i - start
+            winner = (self.leader + offset) % self.n
+            self.tricks[winner] += 1
+            self.winners.append(winner)
+            self._trick_start = len(plays)
+            self._led = -1
+            self._forced = -1
+            if len(plays) == self.n * self.size:
+                self.phase = "done"
+                self.to_act = -1
+            else:
+                self.leader = winner
+                self.to_act = winner
+                self.leaders.append(winner)
+        else:
+            self.to_act = (seat + 1) % self.n
+
+    def _why_not(self, held: int, card: int) -> IllegalPlay:
+        c = CARDS[card]
+        if self._led < 0:
+            if self._forced >= 0:
+                forced = CARDS[self._forced]
+                return IllegalPlay(
+                    "first_lead", f"the first trick is led with {forced}", card=str(forced)
+                )
+            return IllegalPlay(
+                "spades_not_broken",
+                f"spades are not broken: you may not lead {c} while you hold another suit",
+                card=str(c),
+            )
+        if held & SUIT_MASKS[self._led]:
+            suit = Suit(self._led)
+            return IllegalPlay(
+                "must_follow",
+                f"you must follow {SUIT_NAMES[suit]}: you may not play {c}",
+                card=str(c),
+                suit=suit.char,
+            )
+        return IllegalPlay(
+            "first_trick_spade",
+            f"no spades in the first trick while you hold another suit: you may not play {c}",
+            card=str(c),
+        )
+
+    # reading --------------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        return self.phase == "done"
+
+    def completed_tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
+        """(leader, cards, winner) of each finished trick."""
+        n = self.n
+        return [
+            (self.leaders[i], tuple(self.plays[i * n : (i + 1) * n]), w)
+            for i, w in enumerate(self.winners)
+        ]
+
+    def current_trick(self) -> tuple[int, tuple[int, ...]] | None:
+        """(leader, cards so far) of the trick in progress, if any card is down or due."""
+        if self.phase != "playing":
+            return None
+        return (self.leader, tuple(self.plays[self._trick_start :]))
+
+    def reneged(self, seat: int) -> bool:
+        """Whether ``seat`` has reneged in this hand (revealed only by an accusation)."""
+        return any(s == seat for _, s in self.reneges)

@@ -1,0 +1,145 @@
+"""Views: what one seat, or a spectator, may know. Never the state itself.
+
+A :class:`PlayerView` holds the seat's own hand (``None`` while a blind-nil
+hand is face down), every bid, the played cards, scores and bags, and the
+actions open to that seat. A :class:`PublicView` is the same without any hand.
+
+>>> from espadas.engine import Game, Rules
+>>> game = Game.new(Rules.from_preset("cien"), seed=3)
+>>> view = game.view_for(game.to_act)
+>>> view.hand is None, view.legal[0]
+(True, Look(seat=2))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from espadas.engine.actions import BLIND_NIL, Action, Bid, BidValue, Look, Play
+from espadas.engine.card import CARDS, Card
+from espadas.engine.cardset import CardSet
+from espadas.engine.rules import Rules
+
+if TYPE_CHECKING:
+    from espadas.engine.game import Game, Result
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A trick: who led, the cards in playing order, and the winner once complete."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int | None
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """What everyone at the table, spectators included, may know."""
+
+    rules: Rules
+    hand_number: int
+    dealer: int
+    phase: str
+    to_act: int | None
+    looked: tuple[bool, ...]
+    bids: tuple[BidValue | None, ...]
+    tricks: tuple[Trick, ...]
+    trick: Trick | None
+    tricks_taken: tuple[int, ...]
+    cards_left: tuple[int, ...]
+    spades_broken: bool
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
+    hand_scores: tuple[int, ...] | None
+    result: Result | None
+
+    def contract(self, side: int) -> int:
+        """The sum of the side's non-Nil bids so far."""
+        return sum(
+            b for s in self.rules.seats_of(side) if isinstance(b := self.bids[s], int) and b > 0
+        )
+
+
+@dataclass(frozen=True)
+class PlayerView(PublicView):
+    """A seat's view: the public view plus its own hand and the actions open to it."""
+
+    seat: int
+    hand: CardSet | None
+    legal: tuple[Action, ...]
+
+
+def _public_fields(game: Game) -> dict[str, object]:
+    rules = game.rules
+    n = rules.players
+    if not game.hands:
+        return {
+            "rules": rules,
+            "hand_number": 0,
+            "dealer": game.dealer,
+            "phase": game.phase,
+            "to_act": None,
+            "looked": (False,) * n,
+            "bids": (None,) * n,
+            "tricks": (),
+            "trick": None,
+            "tricks_taken": (0,) * n,
+            "cards_left": (0,) * n,
+            "spades_broken": False,
+            "scores": tuple(game.scores),
+            "bags": tuple(game.bags),
+            "hand_scores": None,
+            "result": game.result,
+        }
+    hand = game.hands[-1]
+    bids: list[BidValue | None] = [BLIND_NIL if hand.blind[s] else hand.bids[s] for s in range(n)]
+    current = hand.current_trick()
+    finished = len(game.finished) == len(game.hands)
+    return {
+        "rules": rules,
+        "hand_number": len(game.hands),
+        "dealer": hand.dealer,
+        "phase": game.phase,
+        "to_act": game.to_act,
+        "looked": tuple(hand.looked),
+        "bids": tuple(bids),
+        "tricks": tuple(
+            Trick(lead, tuple(CARDS[c] for c in cards), w)
+            for lead, cards, w in hand.completed_tricks()
+        ),
+        "trick": None
+        if current is None
+        else Trick(current[0], tuple(CARDS[c] for c in current[1]), None),
+        "tricks_taken": tuple(hand.tricks),
+        "cards_left": tuple(m.bit_count() for m in hand.held),
+        "spades_broken": hand.broken,
+        "scores": tuple(game.scores),
+        "bags": tuple(game.bags),
+        "hand_scores": tuple(game.finished[-1].score.points) if finished else None,
+        "result": game.result,
+    }
+
+
+def public_view(game: Game) -> PublicView:
+    """The spectators' view of ``game``."""
+    return PublicView(**_public_fields(game))  # type: ignore[arg-type]
+
+
+def player_view(game: Game, seat: int) -> PlayerView:
+    """The view of ``seat``: its own hand only, and only once it has looked."""
+    fields = _public_fields(game)
+    hand_cards: CardSet | None = None
+    legal: tuple[Action, ...] = ()
+    if game.hands:
+        hand = game.hands[-1]
+        if hand.looked[seat]:
+            hand_cards = CardSet(hand.held[seat])
+        if game.to_act == seat:
+            if game.phase == "bidding":
+                bids = tuple(Bid(b) for b in hand.legal_bids())
+                legal = ((Look(seat), *bids)) if not hand.looked[seat] else bids
+            elif game.phase == "playing":
+                legal = tuple(Play(c) for c in hand.legal_plays())
+    return PlayerView(**fields, seat=seat, hand=hand_cards, legal=legal)  # type: ignore[arg-type]
