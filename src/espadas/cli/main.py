@@ -1,0 +1,42 @@
+"""The ``espadas`` command: one entry point with sub-commands.
+
+Each sub-command lives in its own module with ``add_parser(subparsers)`` and
+``run(args) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from espadas import __version__
+from espadas.cli import bench, export, play, replay
+
+COMMANDS = (play, replay, export, bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="espadas",
+        description="Espadas: Spades in Spanish and English — play, replay, export, bench.",
+    )
+    parser.add_argument("--version", action="version", version=f"espadas {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMANDS:
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    code: int = args.run(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
