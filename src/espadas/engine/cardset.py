@@ -130,11 +130,12 @@ class CardSet(int):
     def pick(self, rng: random.Random) -> Card:
         """A member chosen uniformly at random with ``rng``; raises on an empty set."""
         m = int(self)
-        n = m.bit_count()
-        if not n:
+        if not m:
             raise IndexError("pick from an empty CardSet")
-        for _ in range(int(rng.random() * n)):
+        k = int(rng.random() * m.bit_count())
+        while k:
             m &= m - 1
+            k -= 1
         return CARDS[(m & -m).bit_length() - 1]
 
     def cards(self) -> list[Card]:

@@ -24,13 +24,20 @@ def deal_cards(rules: Rules, rng: random.Random, dealer: int = 0) -> tuple[int, 
         deck = [c for c in range(52) if not (rules.removed >> c) & 1]
         _DECKS[rules.removed] = deck
     cards = deck[:]
-    rng.shuffle(cards)
     n = rules.players
+    first = (dealer + 1) % n
+    seat_of = [(first + i) % n for i in range(len(cards))]
     hands = [0] * n
-    seat = (dealer + 1) % n
-    for c in cards:
-        hands[seat] |= 1 << c
-        seat = seat + 1 if seat + 1 < n else 0
+    # Fisher-Yates driven by one wide random integer (64 bits more than log2(52!)),
+    # each card dealt as its position is fixed: cheaper than rng.shuffle, and the
+    # same for a seeded Random and for the server's SystemRandom.
+    x = rng.getrandbits(290)
+    for i in range(len(cards) - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        c = cards[j]
+        cards[j] = cards[i]
+        hands[seat_of[i]] |= 1 << c
+    hands[seat_of[0]] |= 1 << cards[0]
     return tuple(hands)
 
 

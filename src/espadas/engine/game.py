@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from espadas.engine.actions import (
     Abandon,
@@ -230,8 +231,7 @@ class Game:
                 raise WrongPhase("bids_due", "bids are due before any card is played")
             raise WrongPhase("not_playing", "no card is due now", phase=self.phase)
         hand = self.hands[-1]
-        hand.play(card)
-        if hand.phase == "done":
+        if hand.play(card):
             self._score(hand)
 
     def legal_plays(self) -> CardSet:
@@ -367,14 +367,14 @@ class Game:
         """What a spectator may know."""
         return public_view(self)
 
-    def record(self, players: list[str] | None = None) -> dict[str, object]:
+    def record(self, players: list[str] | None = None) -> dict[str, Any]:
         """The game's ``espadas-record/1`` document, at any moment."""
         from espadas.engine.record import game_record
 
         return game_record(self, players)
 
     @classmethod
-    def replay(cls, record: dict[str, object]) -> Game:
+    def replay(cls, record: dict[str, Any]) -> Game:
         """Rebuilds a game from its record; raises ``RecordError``/``ReplayError``."""
         from espadas.engine.record import replay
 

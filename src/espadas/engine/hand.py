@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from espadas.engine.actions import BLIND_NIL, BidValue
-from espadas.engine.card import CARDS, Suit
+from espadas.engine.card import CARDS, Card, Suit
 from espadas.engine.cardset import FULL, NON_SPADES, SUIT_MASKS, CardSet
 from espadas.engine.errors import IllegalBid, IllegalPlay, InvalidDeal, WrongPhase
 from espadas.engine.rules import Rules
 
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SEAT_NAMES = ("N", "E", "S", "W")
+_CARD_TYPES = (int, Card)
 
 
 def seat_name(players: int, seat: int) -> str:
@@ -121,7 +122,10 @@ class Hand:
         """The bids the seat to act may make (``"blind_nil"`` while it has not looked)."""
         if self.phase != "bidding":
             return []
-        values = [v for v in range(self.size + 1) if self._bid_problem(v) is None]
+        if self.rules.suicide or self.rules.no_hell:
+            values = [v for v in range(self.size + 1) if self._bid_problem(v) is None]
+        else:
+            values = list(range(self.size + 1))
         out: list[BidValue] = list(values)
         if self.rules.blind_nil and not self.looked[self.to_act] and 0 in values:
             out.append(BLIND_NIL)
@@ -242,22 +246,31 @@ class Hand:
         """The cards the table accepts from the seat to act (reneges included when
         renege is allowed)."""
         if self.phase != "playing":
-            return CardSet(0)
-        return int.__new__(CardSet, self._accepted(self.held[self.to_act]))
+            return int.__new__(CardSet, 0)
+        held = self.held[self.to_act]
+        led = self._led
+        if led >= 0 and (self._renege_allowed or not held & SUIT_MASKS[led]):
+            if self._first_forbidden and len(self.plays) < self.n:
+                return int.__new__(CardSet, self._accepted(held))
+            return int.__new__(CardSet, held)
+        if led >= 0:
+            return int.__new__(CardSet, held & SUIT_MASKS[led])
+        return int.__new__(CardSet, self._proper(held))
 
     def proper_plays(self) -> CardSet:
         """The cards that follow the rules of play (no renege)."""
         if self.phase != "playing":
-            return CardSet(0)
+            return int.__new__(CardSet, 0)
         return int.__new__(CardSet, self._proper(self.held[self.to_act]))
 
-    def play(self, card: int) -> None:
-        """The seat to act plays ``card``. Raises :class:`IllegalPlay` or :class:`WrongPhase`."""
+    def play(self, card: int) -> bool:
+        """The seat to act plays ``card``; returns True when that ends the hand.
+        Raises :class:`IllegalPlay` or :class:`WrongPhase` and changes nothing."""
         if self.phase != "playing":
             if self.phase == "bidding":
                 raise WrongPhase("bids_due", "bids are due before any card is played")
             raise WrongPhase("hand_over", "this hand is over")
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+        if card.__class__ not in _CARD_TYPES or not 0 <= card < 52:
             raise IllegalPlay("card_type", f"{card!r} is not a card", card=repr(card))
         seat = self.to_act
         held = self.held[seat]
@@ -267,45 +280,61 @@ class Hand:
                 "not_in_hand", f"{CARDS[card]} is not in your hand", card=str(CARDS[card])
             )
         reneged = False
-        if not self._proper(held) & bit:
-            if self._renege_allowed and self._accepted(held) & bit:
-                reneged = True
-            else:
-                raise self._why_not(held, card)
-        self.held[seat] = held ^ bit
         plays = self.plays
+        led = self._led
+        if led >= 0:
+            follow = held & SUIT_MASKS[led]
+            if follow:
+                if not follow & bit:
+                    if not self._renege_allowed or (
+                        card >= 39
+                        and led != 3
+                        and self._first_forbidden
+                        and len(plays) < self.n
+                        and held & NON_SPADES
+                    ):
+                        raise self._why_not(held, card)
+                    reneged = True
+            elif card >= 39 and self._first_forbidden and len(plays) < self.n and held & NON_SPADES:
+                raise self._why_not(held, card)
+        elif (self._forced >= 0 and card != self._forced) or (
+            card >= 39 and not self.broken and held & NON_SPADES
+        ):
+            raise self._why_not(held, card)
+        self.held[seat] = held ^ bit
         plays.append(card)
-        if self._led < 0:
-            self._led = card // 13
+        if led < 0:
+            self._led = led = card // 13
         if card >= 39:
             self.broken = True
         if reneged:
             self.reneges.append((len(plays) - 1, seat))
+        n = self.n
         start = self._trick_start
-        if len(plays) - start == self.n:
-            led = self._led
-            best = -1
-            offset = 0
-            for i in range(start, len(plays)):
-                c = plays[i]
-                if c > best and (c >= 39 or c // 13 == led):
-                    best = c
-                    offset = i - start
-            winner = (self.leader + offset) % self.n
-            self.tricks[winner] += 1
-            self.winners.append(winner)
-            self._trick_start = len(plays)
-            self._led = -1
-            self._forced = -1
-            if len(plays) == self.n * self.size:
-                self.phase = "done"
-                self.to_act = -1
-            else:
-                self.leader = winner
-                self.to_act = winner
-                self.leaders.append(winner)
-        else:
-            self.to_act = (seat + 1) % self.n
+        if len(plays) - start < n:
+            self.to_act = seat + 1 if seat + 1 < n else 0
+            return False
+        best = -1
+        offset = 0
+        for i in range(start, start + n):
+            c = plays[i]
+            if c > best and (c >= 39 or c // 13 == led):
+                best = c
+                offset = i - start
+        winner = (self.leader + offset) % n
+        self.tricks[winner] += 1
+        self.winners.append(winner)
+        self._trick_start = start + n
+        self._led = -1
+        self._forced = -1
+        if start + n == n * self.size:
+            self.phase = "done"
+            self.to_act = -1
+            return True
+        self.leader = winner
+        self.to_act = winner
+        self.leaders.append(winner)
+        return False
 
     def _why_not(self, held: int, card: int) -> IllegalPlay:
         c = CARDS[card]
