@@ -17,6 +17,7 @@ espadas.engine.errors.IllegalBid: a bid is Nil (0) or 1..13, not 99
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +34,7 @@ from espadas.engine.actions import (
     Play,
     Timeout,
 )
-from espadas.engine.cardset import CardSet
+from espadas.engine.cardset import EMPTY, CardSet
 from espadas.engine.deal import deal_cards
 from espadas.engine.errors import (
     GameOver,
@@ -98,11 +99,17 @@ class Game:
         self.scores = [0] * sides
         self.bags = [0] * sides
         self.hands: list[Hand] = []
+        self._hand: Hand  # the current hand, set by deal()
         self.finished: list[FinishedHand] = []
         self.accusations: dict[int, Accusation] = {}
         self.result: Result | None = None
         self.end_outside: tuple[str, int] | None = None
         self.phase = "dealing"
+        self.play: Callable[[int], bool] = self._play_not_now
+        """``play(card)``: the seat to act plays ``card``; True when that ends the hand.
+        Raises :class:`IllegalPlay`, :class:`WrongPhase` or :class:`GameOver`."""
+        self.legal_plays: Callable[[], CardSet] = self._no_plays
+        """``legal_plays()``: the cards the seat to act may play (empty outside play)."""
         if rng is not None:
             self.deal(deal_cards(rules, rng, first_dealer))
 
@@ -202,7 +209,8 @@ class Game:
         self._check_running()
         if self.phase != "dealing":
             raise WrongPhase("not_dealing", "a hand is already in progress")
-        self.hands.append(Hand(self.rules, self.dealer, hands))
+        self._hand = Hand(self.rules, self.dealer, hands)
+        self.hands.append(self._hand)
         self.phase = "bidding"
 
     def look(self, seat: int) -> None:
@@ -218,32 +226,39 @@ class Game:
         if self.phase != "bidding":
             self._check_running()
             raise WrongPhase("not_bidding", "no bid is due now", phase=self.phase)
-        hand = self.hands[-1]
+        hand = self._hand
         hand.bid(value)
         if hand.phase == "playing":
-            self.phase = "playing"
+            self._start_play(hand)
 
-    def play(self, card: int) -> None:
-        """The seat to act plays ``card``."""
-        if self.phase != "playing":
-            self._check_running()
-            if self.phase == "bidding":
-                raise WrongPhase("bids_due", "bids are due before any card is played")
-            raise WrongPhase("not_playing", "no card is due now", phase=self.phase)
-        hand = self.hands[-1]
-        if hand.play(card):
-            self._score(hand)
+    # While a hand is being played, ``play`` and ``legal_plays`` are the hand's own
+    # methods (bound in _start_play): one call per card instead of two, which is most
+    # of the engine's speed. Outside play they are these two, which refuse or answer
+    # with the empty set.
+    def _play_not_now(self, card: int) -> bool:
+        self._check_running()
+        if self.phase == "bidding":
+            raise WrongPhase("bids_due", "bids are due before any card is played")
+        raise WrongPhase("not_playing", "no card is due now", phase=self.phase)
 
-    def legal_plays(self) -> CardSet:
-        """Cards the seat to act may play (the empty set outside play)."""
-        if self.phase != "playing":
-            return CardSet(0)
-        return self.hands[-1].legal_plays()
+    @staticmethod
+    def _no_plays() -> CardSet:
+        return EMPTY
+
+    def _start_play(self, hand: Hand) -> None:
+        self.phase = "playing"
+        hand.on_done = self._score
+        self.play = hand.play
+        self.legal_plays = hand.legal_plays
+
+    def _stop_play(self) -> None:
+        self.play = self._play_not_now
+        self.legal_plays = self._no_plays
 
     def legal_bids(self) -> list[BidValue]:
         if self.phase != "bidding":
             return []
-        return self.hands[-1].legal_bids()
+        return self._hand.legal_bids()
 
     def legal_actions(self) -> list[Action]:
         """The actions due now: bids or plays of the seat to act, or closing the hand.
@@ -256,7 +271,7 @@ class Game:
             out.extend(Bid(b) for b in hand.legal_bids())
             return out
         if self.phase == "playing":
-            return [Play(c) for c in self.hands[-1].legal_plays()]
+            return [Play(c) for c in self._hand.legal_plays()]
         if self.phase == "hand_end":
             return [ConfirmEnd()] if self.result is not None else [NextHand()]
         return []
@@ -274,6 +289,7 @@ class Game:
                 boston = side
         self.finished.append(FinishedHand(score, tuple(self.scores), boston))
         self.phase = "hand_end"
+        self._stop_play()
         reached = any(s >= rules.target for s in self.scores)
         fell = rules.mercy is not None and any(s <= rules.mercy for s in self.scores)
         if reached or fell:
@@ -330,6 +346,7 @@ class Game:
         acc = Accusation(by, against, len(hand.plays), true)
         loser = self.rules.side_of(against if true else by)
         self.accusations[len(self.hands) - 1] = acc
+        self._stop_play()
         self.result = Result(
             1 - loser, "renege" if true else "false_accusation", loser, (1 - loser, loser)
         )
@@ -356,6 +373,7 @@ class Game:
         ranking = self._ranking(loser)
         self.result = Result(ranking[0], reason, loser, ranking)
         self.end_outside = (reason, loser)
+        self._stop_play()
         self.phase = "game_over"
 
     # reading -------------------------------------------------------------------

@@ -14,7 +14,7 @@ most callers use the game. Seats are ints, cards are ints (or :class:`Card`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from espadas.engine.actions import BLIND_NIL, BidValue
 from espadas.engine.card import CARDS, Card, Suit
@@ -65,6 +65,7 @@ class Hand:
     """Bidding and play of one deal. Refused actions raise and change nothing."""
 
     __slots__ = (
+        "_constrained",
         "_first_forbidden",
         "_forced",
         "_led",
@@ -81,6 +82,7 @@ class Hand:
         "leaders",
         "looked",
         "n",
+        "on_done",
         "phase",
         "plays",
         "reneges",
@@ -116,13 +118,15 @@ class Hand:
         self._forced = -1
         self._renege_allowed = rules.renege == "allowed"
         self._first_forbidden = rules.spades_in_first_trick == "forbidden"
+        self._constrained = rules.suicide or rules.no_hell
+        self.on_done: Callable[[Hand], object] | None = None
 
     # bidding ----------------------------------------------------------------
     def legal_bids(self) -> list[BidValue]:
         """The bids the seat to act may make (``"blind_nil"`` while it has not looked)."""
         if self.phase != "bidding":
             return []
-        if self.rules.suicide or self.rules.no_hell:
+        if self._constrained:
             values = [v for v in range(self.size + 1) if self._bid_problem(v) is None]
         else:
             values = list(range(self.size + 1))
@@ -183,9 +187,10 @@ class Hand:
                 value=number,
                 max=self.size,
             )
-        problem = self._bid_problem(number)
-        if problem is not None:
-            raise IllegalBid(problem[0], problem[1], value=number)
+        if self._constrained:
+            problem = self._bid_problem(number)
+            if problem is not None:
+                raise IllegalBid(problem[0], problem[1], value=number)
         self.bids[seat] = number
         self.blind[seat] = blind
         self.looked[seat] = True
@@ -330,6 +335,8 @@ class Hand:
         if start + n == n * self.size:
             self.phase = "done"
             self.to_act = -1
+            if self.on_done is not None:
+                self.on_done(self)
             return True
         self.leader = winner
         self.to_act = winner

@@ -1,0 +1,22 @@
+"""The benchmark command's output contract (its speed is reported, not asserted)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from espadas.cli.main import main
+
+
+def test_bench_engine_prints_rate_last(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "engine", "--seconds", "0.2", "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-1].startswith("hands_per_second=")
+    rate = int(lines[-1].split("=")[1])
+    data = json.loads(lines[0])
+    assert data["hands_per_second"] == rate and data["hands"] > 0
+    assert (
+        rate == round(data["hands"] / data["seconds"])
+        or abs(rate - data["hands"] / data["seconds"]) < 0.01 * rate + 1
+    )
