@@ -255,6 +255,14 @@ class Game:
         self.play = self._play_not_now
         self.legal_plays = self._no_plays
 
+    def proper_plays(self) -> CardSet:
+        """The cards that follow the rules of play (no renege) for the seat to act:
+        what a robot, which never reneges, chooses from. Equal to ``legal_plays()``
+        when renege is prevented."""
+        if self.phase != "playing":
+            return EMPTY
+        return self._hand.proper_plays()
+
     def legal_bids(self) -> list[BidValue]:
         if self.phase != "bidding":
             return []

@@ -69,6 +69,9 @@ class PlayerView(PublicView):
     seat: int
     hand: CardSet | None
     legal: tuple[Action, ...]
+    proper_plays: CardSet
+    """When this seat is to play: the cards that follow the rules (no renege).
+    In renege-allowed games ``legal`` also holds the cards the table accepts."""
 
 
 def _public_fields(game: Game) -> dict[str, object]:
@@ -132,6 +135,7 @@ def player_view(game: Game, seat: int) -> PlayerView:
     fields = _public_fields(game)
     hand_cards: CardSet | None = None
     legal: tuple[Action, ...] = ()
+    proper = CardSet(0)
     if game.hands:
         hand = game.hands[-1]
         if hand.looked[seat]:
@@ -142,4 +146,11 @@ def player_view(game: Game, seat: int) -> PlayerView:
                 legal = ((Look(seat), *bids)) if not hand.looked[seat] else bids
             elif game.phase == "playing":
                 legal = tuple(Play(c) for c in hand.legal_plays())
-    return PlayerView(**fields, seat=seat, hand=hand_cards, legal=legal)  # type: ignore[arg-type]
+                proper = hand.proper_plays()
+    return PlayerView(
+        **fields,  # type: ignore[arg-type]
+        seat=seat,
+        hand=hand_cards,
+        legal=legal,
+        proper_plays=proper,
+    )
