@@ -1,0 +1,42 @@
+"""A robot that picks at random among the actions open to it.
+
+It never reneges (RULES.md section 5: robots never renege) and never accuses.
+In blind-nil games it may look at its cards or bid blind nil, at random.
+
+>>> import random
+>>> from espadas.engine import Game, Rules
+>>> game = Game.new(Rules.from_preset("pagat"), seed=7)
+>>> robot = RandomRobot(random.Random(1))
+>>> robot.act(game.view_for(game.to_act)) in game.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from espadas.engine import Action, Play, PlayerView
+
+
+def following(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The plays among ``actions`` that follow the suit led, when the seat can follow;
+    else ``actions`` unchanged. In renege-allowed games ``view.legal`` also holds
+    reneges; this keeps a robot from making one."""
+    trick = view.trick
+    if trick is None or not trick.cards:
+        return actions
+    led = trick.cards[0].suit
+    same = tuple(a for a in actions if isinstance(a, Play) and a.card.suit == led)
+    return same or actions
+
+
+class RandomRobot:
+    """Chooses uniformly among the legal actions (reneges left out) with its own rng."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def act(self, view: PlayerView) -> Action:
+        if not view.legal:
+            raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase})")
+        return self.rng.choice(following(view, view.legal))
