@@ -193,20 +193,20 @@ ERRORS: dict[str, dict[str, Template]] = {
         "en": 'Rules must be an object such as {{"preset": "sala"}}.',
     },
     "players": {
-        "es": "El número de jugadores debe ser 3, 4, 5 o 6.",
-        "en": "Players must be 3, 4, 5 or 6.",
+        "es": "El número de jugadores debe ser 3, 4, 5 o 6, no {players}.",
+        "en": "Players must be 3, 4, 5 or 6, not {players}.",
     },
     "target": {
-        "es": "La meta debe ser un número positivo de puntos.",
-        "en": "The target must be a positive number of points.",
+        "es": "La meta debe ser un número positivo de puntos, no {target}.",
+        "en": "The target must be a positive number of points, not {target}.",
     },
     "mercy": {
         "es": "El suelo de piedad (mercy) debe ser negativo o null.",
         "en": "Mercy must be a negative floor or null.",
     },
     "partnerships": {
-        "es": "Las parejas necesitan 4 jugadores; con otro número pon partnerships=false.",
-        "en": "Partnerships need 4 players; with another number set partnerships=false.",
+        "es": "Las parejas necesitan 4 jugadores; con {players} pon partnerships=false.",
+        "en": "Partnerships need 4 players; with {players} set partnerships=false.",
     },
     "suicide": {
         "es": "Suicida necesita parejas (4 jugadores, partnerships=true).",

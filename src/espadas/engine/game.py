@@ -202,7 +202,12 @@ class Game:
             or not isinstance(seat, int)
             or not 0 <= seat < self.rules.players
         ):
-            raise RuleError("bad_seat", f"{seat!r} is not a seat (0..{self.rules.players - 1})")
+            raise RuleError(
+                "bad_seat",
+                f"{seat!r} is not a seat (0..{self.rules.players - 1})",
+                seat=repr(seat),
+                max=self.rules.players - 1,
+            )
 
     def deal(self, hands: tuple[int, ...] | list[int]) -> None:
         """Starts the next hand with this deal (one mask per seat)."""

@@ -190,7 +190,7 @@ class Hand:
         if self._constrained:
             problem = self._bid_problem(number)
             if problem is not None:
-                raise IllegalBid(problem[0], problem[1], value=number)
+                raise IllegalBid(problem[0], problem[1], value=number, size=self.size)
         self.bids[seat] = number
         self.blind[seat] = blind
         self.looked[seat] = True

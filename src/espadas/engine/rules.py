@@ -184,15 +184,22 @@ def _validate(r: Rules) -> None:
     for name in OPTIONS:
         check_option(name, getattr(r, name))
     if r.players not in (3, 4, 5, 6):
-        raise InvalidRules("players", f"players must be 3, 4, 5 or 6, not {r.players}")
+        raise InvalidRules(
+            "players", f"players must be 3, 4, 5 or 6, not {r.players}", players=r.players
+        )
     if r.target <= 0:
-        raise InvalidRules("target", f"target must be a positive number of points, not {r.target}")
+        raise InvalidRules(
+            "target", f"target must be a positive number of points, not {r.target}", target=r.target
+        )
     if r.mercy is not None and r.mercy >= 0:
-        raise InvalidRules("mercy", f"mercy must be a negative floor or null, not {r.mercy}")
+        raise InvalidRules(
+            "mercy", f"mercy must be a negative floor or null, not {r.mercy}", mercy=r.mercy
+        )
     if r.partnerships and r.players != 4:
         raise InvalidRules(
             "partnerships",
             f"partnerships need 4 players; with {r.players} players set partnerships=false",
+            players=r.players,
         )
     if r.suicide and not r.partnerships:
         raise InvalidRules("suicide", "suicide needs partnerships (4 players, partnerships=true)")

@@ -19,15 +19,10 @@ from espadas.engine import Action, Play, PlayerView
 
 
 def following(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, ...]:
-    """The plays among ``actions`` that follow the suit led, when the seat can follow;
-    else ``actions`` unchanged. In renege-allowed games ``view.legal`` also holds
-    reneges; this keeps a robot from making one."""
-    trick = view.trick
-    if trick is None or not trick.cards:
-        return actions
-    led = trick.cards[0].suit
-    same = tuple(a for a in actions if isinstance(a, Play) and a.card.suit == led)
-    return same or actions
+    """The actions without reneges: plays are kept only when they are among the
+    seat's proper plays (in renege-allowed games ``view.legal`` also holds cards
+    that do not follow suit)."""
+    return tuple(a for a in actions if not isinstance(a, Play) or a.card in view.proper_plays)
 
 
 class RandomRobot:
