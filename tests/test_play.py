@@ -30,8 +30,10 @@ from espadas.engine import (
     Bid,
     Card,
     CardSet,
+    ConfirmEnd,
     Game,
     Look,
+    NextHand,
     Play,
     Rules,
 )
@@ -125,6 +127,8 @@ def answer_from_legal(table: TerminalGame, rng: random.Random) -> str:
         if action.value == BLIND_NIL:
             return rng.choice(["ciegas", "blind"])
         return rng.choice(["nil", "0"]) if action.value == 0 else str(action.value)
+    if isinstance(action, NextHand | ConfirmEnd):
+        return ""
     assert isinstance(action, Play)
     card = action.card
     return rng.choice([str(card), str(card).lower(), card.symbol, card.symbol.lower()])

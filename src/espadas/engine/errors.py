@@ -49,6 +49,10 @@ class IllegalAccusation(RuleError):
     """A renege accusation the rules refuse (partner, renege prevented, …)."""
 
 
+class InvalidSeat(RuleError):
+    """A seat number that does not exist at this table."""
+
+
 class GameOver(RuleError):
     """The game has ended; no further action is possible."""
 

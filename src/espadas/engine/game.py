@@ -39,6 +39,7 @@ from espadas.engine.deal import deal_cards
 from espadas.engine.errors import (
     GameOver,
     IllegalAccusation,
+    InvalidSeat,
     NotYourTurn,
     RuleError,
     WrongPhase,
@@ -202,7 +203,7 @@ class Game:
             or not isinstance(seat, int)
             or not 0 <= seat < self.rules.players
         ):
-            raise RuleError(
+            raise InvalidSeat(
                 "bad_seat",
                 f"{seat!r} is not a seat (0..{self.rules.players - 1})",
                 seat=repr(seat),
@@ -392,6 +393,7 @@ class Game:
     # reading -------------------------------------------------------------------
     def view_for(self, seat: int) -> PlayerView:
         """What ``seat`` may know. See :mod:`espadas.engine.view`."""
+        self._check_seat(seat)
         return player_view(self, seat)
 
     def public_view(self) -> PublicView:

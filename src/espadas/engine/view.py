@@ -103,7 +103,7 @@ def _public_fields(game: Game) -> dict[str, object]:
     return {
         "rules": rules,
         "hand_number": len(game.hands),
-        "dealer": hand.dealer,
+        "dealer": game.dealer,
         "phase": game.phase,
         "to_act": game.to_act,
         "looked": tuple(hand.looked),
@@ -147,6 +147,8 @@ def player_view(game: Game, seat: int) -> PlayerView:
             elif game.phase == "playing":
                 legal = tuple(Play(c) for c in hand.legal_plays())
                 proper = hand.proper_plays()
+        elif game.phase == "hand_end":
+            legal = tuple(game.legal_actions())
     return PlayerView(
         **fields,  # type: ignore[arg-type]
         seat=seat,
