@@ -129,14 +129,22 @@ class CardSet(int):
 
     def pick(self, rng: random.Random) -> Card:
         """A member chosen uniformly at random with ``rng``; raises on an empty set."""
-        m = int(self)
+        m = self.real  # a plain int: CardSet's own operators are set operations
         if not m:
             raise IndexError("pick from an empty CardSet")
         k = int(rng.random() * m.bit_count())
+        # Walk within one 26-bit half: small ints are much cheaper than 52-bit ones.
+        low = m & 0x3FFFFFF
+        count = low.bit_count()
+        base = 0
+        if k >= count:
+            k -= count
+            low = m >> 26
+            base = 26
         while k:
-            m &= m - 1
+            low &= low - 1
             k -= 1
-        return CARDS[(m & -m).bit_length() - 1]
+        return CARDS[base + (low & -low).bit_length() - 1]
 
     def cards(self) -> list[Card]:
         """The cards high to low in the display order: spades, hearts, diamonds, clubs."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from espadas.engine.actions import (
     Abandon,
@@ -72,8 +72,7 @@ class Accusation:
     true: bool
 
 
-@dataclass(frozen=True)
-class FinishedHand:
+class FinishedHand(NamedTuple):
     """The outcome of a scored hand."""
 
     score: HandScore
@@ -297,15 +296,17 @@ class Game:
         for side, pts in enumerate(score.points):
             self.scores[side] += pts
         self.bags = list(score.bags)
-        boston = None
-        for side in range(rules.sides):
-            if sum(hand.tricks[s] for s in rules.seats_of(side)) == rules.hand_size:
-                boston = side
+        tricks = hand.tricks
+        if rules.partnerships:
+            side_tricks = [tricks[0] + tricks[2], tricks[1] + tricks[3]]
+        else:
+            side_tricks = tricks
+        boston = side_tricks.index(rules.hand_size) if rules.hand_size in side_tricks else None
         self.finished.append(FinishedHand(score, tuple(self.scores), boston))
         self.phase = "hand_end"
         self._stop_play()
-        reached = any(s >= rules.target for s in self.scores)
-        fell = rules.mercy is not None and any(s <= rules.mercy for s in self.scores)
+        reached = max(self.scores) >= rules.target
+        fell = rules.mercy is not None and min(self.scores) <= rules.mercy
         if reached or fell:
             top = max(self.scores)
             leaders = [s for s, v in enumerate(self.scores) if v == top]

@@ -17,14 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from espadas.engine.actions import BLIND_NIL, BidValue
-from espadas.engine.card import CARDS, Card, Suit
+from espadas.engine.card import CARDS, Suit
 from espadas.engine.cardset import FULL, NON_SPADES, SUIT_MASKS, CardSet
 from espadas.engine.errors import IllegalBid, IllegalPlay, InvalidDeal, WrongPhase
 from espadas.engine.rules import Rules
 
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SEAT_NAMES = ("N", "E", "S", "W")
-_CARD_TYPES = (int, Card)
+_BITS = [1 << c for c in range(52)]
+_new = int.__new__  # CardSet(mask) without its checks, for masks built here
 
 
 def seat_name(players: int, seat: int) -> str:
@@ -126,12 +127,12 @@ class Hand:
         """The bids the seat to act may make (``"blind_nil"`` while it has not looked)."""
         if self.phase != "bidding":
             return []
+        out: list[BidValue]
         if self._constrained:
-            values = [v for v in range(self.size + 1) if self._bid_problem(v) is None]
+            out = [v for v in range(self.size + 1) if self._bid_problem(v) is None]
         else:
-            values = list(range(self.size + 1))
-        out: list[BidValue] = list(values)
-        if self.rules.blind_nil and not self.looked[self.to_act] and 0 in values:
+            out = list(range(self.size + 1))
+        if not self.looked[self.to_act] and self.rules.blind_nil and 0 in out:
             out.append(BLIND_NIL)
         return out
 
@@ -251,22 +252,22 @@ class Hand:
         """The cards the table accepts from the seat to act (reneges included when
         renege is allowed)."""
         if self.phase != "playing":
-            return int.__new__(CardSet, 0)
+            return _new(CardSet, 0)
         held = self.held[self.to_act]
         led = self._led
-        if led >= 0 and (self._renege_allowed or not held & SUIT_MASKS[led]):
-            if self._first_forbidden and len(self.plays) < self.n:
-                return int.__new__(CardSet, self._accepted(held))
-            return int.__new__(CardSet, held)
-        if led >= 0:
-            return int.__new__(CardSet, held & SUIT_MASKS[led])
-        return int.__new__(CardSet, self._proper(held))
+        if led < 0:
+            return _new(CardSet, self._proper(held))
+        if self._first_forbidden and len(self.plays) < self.n:
+            return _new(CardSet, self._accepted(held))
+        if self._renege_allowed:
+            return _new(CardSet, held)
+        return _new(CardSet, held & SUIT_MASKS[led] or held)
 
     def proper_plays(self) -> CardSet:
         """The cards that follow the rules of play (no renege)."""
         if self.phase != "playing":
-            return int.__new__(CardSet, 0)
-        return int.__new__(CardSet, self._proper(self.held[self.to_act]))
+            return _new(CardSet, 0)
+        return _new(CardSet, self._proper(self.held[self.to_act]))
 
     def play(self, card: int) -> bool:
         """The seat to act plays ``card``; returns True when that ends the hand.
@@ -275,11 +276,14 @@ class Hand:
             if self.phase == "bidding":
                 raise WrongPhase("bids_due", "bids are due before any card is played")
             raise WrongPhase("hand_over", "this hand is over")
-        if card.__class__ not in _CARD_TYPES or not 0 <= card < 52:
-            raise IllegalPlay("card_type", f"{card!r} is not a card", card=repr(card))
+        try:
+            if not 0 <= card < 52 or card is True or card is False:
+                raise TypeError
+            bit = _BITS[card]
+        except TypeError:
+            raise IllegalPlay("card_type", f"{card!r} is not a card", card=repr(card)) from None
         seat = self.to_act
         held = self.held[seat]
-        bit = 1 << card
         if not held & bit:
             raise IllegalPlay(
                 "not_in_hand", f"{CARDS[card]} is not in your hand", card=str(CARDS[card])

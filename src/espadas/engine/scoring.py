@@ -10,15 +10,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from espadas.engine.rules import Rules
 
 BIG_CONTRACT_FROM = {3: 10, 4: 8, 5: 7, 6: 6}
 
 
-@dataclass(frozen=True)
-class HandScore:
+class HandScore(NamedTuple):
     """Points of one hand per side (bag penalty included) and bags per side after it."""
 
     points: list[int]
