@@ -11,9 +11,9 @@ import sys
 from collections.abc import Sequence
 
 from espadas import __version__
-from espadas.cli import bench, export, play, replay
+from espadas.cli import bench, export, match, play, replay, robot
 
-COMMANDS = (play, replay, export, bench)
+COMMANDS = (play, replay, export, match, robot, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -41,10 +41,10 @@ from espadas.engine.errors import (
     WrongPhase,
 )
 from espadas.engine.game import Accusation, FinishedHand, Game, Result
-from espadas.engine.hand import Hand, seat_name
+from espadas.engine.hand import Hand, seat_name, trick_winner
 from espadas.engine.rules import OPTIONS, PRESETS, Rules
 from espadas.engine.scoring import HandScore, score_hand
-from espadas.engine.view import PlayerView, PublicView, Trick
+from espadas.engine.view import FullView, PlayerView, PublicView, Trick, full_view
 
 __all__ = [
     "BLIND_NIL",
@@ -65,6 +65,7 @@ __all__ = [
     "Deal",
     "EspadasError",
     "FinishedHand",
+    "FullView",
     "Game",
     "GameOver",
     "Hand",
@@ -90,6 +91,8 @@ __all__ = [
     "Trick",
     "WrongPhase",
     "deal_cards",
+    "full_view",
     "score_hand",
     "seat_name",
+    "trick_winner",
 ]

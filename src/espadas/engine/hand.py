@@ -33,6 +33,19 @@ def seat_name(players: int, seat: int) -> str:
     return SEAT_NAMES[seat] if players == 4 else f"seat {seat}"
 
 
+def trick_winner(leader: int, cards: Sequence[int], players: int) -> int:
+    """The seat that wins a complete trick: the highest spade, else the highest card
+    of the suit led.
+
+    >>> from espadas.engine.card import Card
+    >>> trick_winner(1, [Card("KD"), Card("2S"), Card("AD"), Card("5D")], 4)
+    2
+    """
+    led = cards[0] // 13
+    best = max(c for c in cards if c >= 39 or c // 13 == led)
+    return (leader + list(cards).index(best)) % players
+
+
 def check_deal(rules: Rules, deal: Sequence[int]) -> tuple[int, ...]:
     """Returns the deal as a tuple of masks, or raises :class:`InvalidDeal`."""
     n = rules.players

@@ -74,6 +74,15 @@ class PlayerView(PublicView):
     In renege-allowed games ``legal`` also holds the cards the table accepts."""
 
 
+@dataclass(frozen=True)
+class FullView(PlayerView):
+    """A seat's view plus every hand: only for the arena's ``omnisciente`` robot,
+    which measures how far the others are from perfect information. Never offered
+    at a table."""
+
+    hands: tuple[CardSet, ...]
+
+
 def _public_fields(game: Game) -> dict[str, object]:
     rules = game.rules
     n = rules.players
@@ -156,3 +165,11 @@ def player_view(game: Game, seat: int) -> PlayerView:
         legal=legal,
         proper_plays=proper,
     )
+
+
+def full_view(game: Game, seat: int) -> FullView:
+    """Everything: the seat's view and the cards every seat holds now."""
+    view = player_view(game, seat)
+    held = game.hands[-1].held if game.hands else [0] * game.rules.players
+    fields = {f: getattr(view, f) for f in view.__dataclass_fields__}
+    return FullView(**fields, hands=tuple(CardSet(m) for m in held))

@@ -1,0 +1,121 @@
+"""What a robot can know from its view: card memory and inferences.
+
+Everything here is computed from a :class:`~espadas.engine.PlayerView` alone:
+the cards played, the cards still unseen, the suits each seat has shown out of,
+and how many cards each seat still holds. :func:`sample_deal` draws the unseen
+cards into the other hands consistently with that knowledge.
+
+>>> from espadas.engine import Game, Rules
+>>> game = Game.new(Rules.from_preset("pagat"), seed=3)
+>>> k = Knowledge(game.view_for(1))
+>>> k.unseen.bit_count(), k.cards_left
+(39, (13, 13, 13, 13))
+"""
+
+from __future__ import annotations
+
+import random
+
+from espadas.engine import PlayerView, Trick
+from espadas.engine.cardset import NON_SPADES, SUIT_MASKS
+
+FULL = (1 << 52) - 1
+
+
+class Knowledge:
+    """Card memory of one seat for the hand in progress."""
+
+    __slots__ = (
+        "cards_left",
+        "hand",
+        "n",
+        "played",
+        "played_by",
+        "seat",
+        "unseen",
+        "view",
+        "voids",
+    )
+
+    def __init__(self, view: PlayerView) -> None:
+        rules = view.rules
+        self.view = view
+        self.seat = view.seat
+        self.n = n = rules.players
+        self.hand = int(view.hand) if view.hand is not None else 0
+        self.cards_left = view.cards_left
+        played = 0
+        played_by = [0] * n
+        voids = [0] * n  # suit masks each seat cannot hold
+        tricks = list(view.tricks)
+        if view.trick is not None:
+            tricks.append(view.trick)
+        # In renege-allowed games a card off suit may be a renege rather than a void;
+        # robots treat it as a void all the same (sample_deal relaxes what it must).
+        for trick in tricks:
+            led = trick.cards[0].suit if trick.cards else None
+            for k, card in enumerate(trick.cards):
+                seat = (trick.leader + k) % n
+                played |= 1 << card
+                played_by[seat] |= 1 << card
+                if k == 0:
+                    if card >= 39 and not _spades_broken_before(tricks, trick):
+                        voids[seat] |= NON_SPADES  # led a spade unbroken: only spades left
+                elif led is not None and card // 13 != led:
+                    voids[seat] |= SUIT_MASKS[led]  # showed out (or reneged: see below)
+        self.played = played
+        self.played_by = played_by
+        self.voids = voids
+        self.unseen = FULL & ~rules.removed & ~played & ~self.hand
+
+    def possible(self, seat: int) -> int:
+        """The unseen cards that ``seat`` may still hold."""
+        return self.unseen & ~self.voids[seat]
+
+
+def _spades_broken_before(tricks: list[Trick], trick: Trick) -> bool:
+    for t in tricks:
+        if t is trick:
+            return False
+        if any(c >= 39 for c in t.cards):
+            return True
+    return False
+
+
+def sample_deal(k: Knowledge, rng: random.Random, tries: int = 20) -> list[int]:
+    """The cards each seat holds now, with the unseen cards drawn at random among the
+    other seats, respecting their counts and (when possible) their shown voids."""
+    others = [s for s in range(k.n) if s != k.seat]
+    for attempt in range(tries + 1):
+        strict = attempt < tries
+        hands = [0] * k.n
+        hands[k.seat] = k.hand
+        pool = k.unseen
+        need = {s: k.cards_left[s] for s in others}
+        # Most constrained seats first, so voids are honoured when they can be.
+        order = sorted(others, key=lambda s: (k.unseen & ~k.voids[s]).bit_count())
+        ok = True
+        for s in order:
+            allowed = pool & ~k.voids[s] if strict else pool
+            cards = _bits(allowed)
+            if len(cards) < need[s]:
+                ok = False
+                break
+            chosen = rng.sample(cards, need[s])
+            mask = 0
+            for c in chosen:
+                mask |= 1 << c
+            hands[s] = mask
+            pool &= ~mask
+        if ok:
+            return hands
+    raise AssertionError("unreachable: the last try ignores voids")
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
