@@ -210,6 +210,7 @@ class ExpertRobot:
             first,
             seeds,
             EPS,
+            kernel.NO_TRACE,
         )
         return result
 

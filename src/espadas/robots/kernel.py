@@ -19,7 +19,7 @@ Cards are the engine's ints (``suit * 13 + rank``, spades 39..51); hands are
 >>> held = np.array([[1 << 51, 1 << 50, 1 << 49, 1 << 48]], dtype=np.int64)  # one spade each
 >>> out = playouts(held, 4, 1, 0, np.zeros(4, np.int64), 0, np.zeros(4, np.int64), True,
 ...                0, False, -1, np.zeros(4, np.int64), np.array([2, 3, 0, 1]),
-...                np.array([-1]), np.array([7]), 0)
+...                np.array([-1]), np.array([7]), 0, NO_TRACE)
 >>> out[0].tolist()   # the ace of spades (seat 0) wins the only trick
 [1, 0, 0, 0]
 """
@@ -47,6 +47,7 @@ except ImportError:  # pragma: no cover - numba is a dependency; this is a fallb
 
     COMPILED = False
 
+NO_TRACE = np.zeros((0, 0), dtype=np.int64)
 SUIT_BITS = 0x1FFF
 SPADES = SUIT_BITS << 39
 NON_SPADES = (1 << 39) - 1
@@ -247,6 +248,7 @@ def playouts(
     first_card: np.ndarray,
     seeds: np.ndarray,
     eps: int,
+    trace: np.ndarray,
 ) -> np.ndarray:
     """Plays out every row of ``held`` (int64[rows, n]: the cards each seat holds)
     from one position: ``leader`` led the current trick, whose first ``trick_len0``
@@ -254,8 +256,10 @@ def playouts(
     played this hand; ``forced0`` is the card the very first lead must be (or -1).
     ``first_card[row]`` (or -1) is the card the seat to act plays first.
     ``eps`` is the share of random plays, per thousand. Returns int64[rows, n]:
-    the tricks each seat has taken at the end of the hand."""
+    the tricks each seat has taken at the end of the hand. When ``trace`` has rows,
+    ``trace[row, k]`` receives the k-th card played in that row (for tests)."""
     rows = held.shape[0]
+    tracing = trace.shape[0] > 0
     out = np.zeros((rows, n), dtype=np.int64)
     total = n * size
     trick = np.zeros(n, dtype=np.int64)
@@ -272,6 +276,7 @@ def playouts(
         done = plays_done0
         state = seeds[row] & 0x7FFFFFFF
         forced_card = first_card[row]
+        step = 0
         remaining = 0
         for s in range(n):
             remaining |= hands[s]
@@ -294,6 +299,9 @@ def playouts(
                 card, state = choose(
                     seat, legal, trick, trick_len, lead, remaining, nil, partner, n, state, eps
                 )
+            if tracing:
+                trace[row, step] = card
+            step += 1
             bit = 1 << card
             hands[seat] = h & ~bit
             remaining &= ~bit
@@ -324,5 +332,5 @@ def warm_up() -> None:
     playouts(
         held, 4, 1, 0, zeros, 0, zeros, True, 0, False, -1, zeros,
         np.array([2, 3, 0, 1], dtype=np.int64), np.array([-1], dtype=np.int64),
-        np.array([1], dtype=np.int64), 0,
+        np.array([1], dtype=np.int64), 0, NO_TRACE,
     )  # fmt: skip
