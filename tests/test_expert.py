@@ -1,0 +1,126 @@
+"""experto and omnisciente: legal, deterministic, and the three scenarios players
+complain about elsewhere (a partner's Nil left uncovered, an opponent's Nil left
+alone, bags collected once the contract is safe)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from espadas.engine import Card, Game, Play, Rules, full_view
+from espadas.robots.expert import ExpertRobot, OmniscientRobot
+from engine_helpers import deal_of, start
+
+N, E, S, W = 0, 1, 2, 3
+PAGAT = Rules.from_preset("pagat")
+
+
+def robot_card(game: Game, seat: int, omniscient: bool = False) -> Card:
+    robot = OmniscientRobot(7, budget_ms=60) if omniscient else ExpertRobot(7, budget_ms=60)
+    view = full_view(game, seat) if omniscient else game.view_for(seat)
+    action = robot.act(view)
+    assert isinstance(action, Play)
+    return action.card
+
+
+@pytest.mark.parametrize("omniscient", [False, True])
+def test_covers_partners_nil(omniscient: bool) -> None:
+    # W leads 4H, partner N (Nil) must play KH, E plays 2H: S has AH and 3H.
+    deal = deal_of(
+        ".K.2.QJT98765432", ".2.AKQJT9876543.", "QJT98765432.A3..", "AK.QJT987654..AK"
+    )
+    game = start(PAGAT, deal, dealer=S, bids={W: 4, N: 0, E: 3, S: 5})
+    for text in ("4H", "KH", "2H"):
+        game.play(Card(text))
+    assert game.to_act == S
+    assert robot_card(game, S, omniscient) == Card("AH")
+
+
+@pytest.mark.parametrize("omniscient", [False, True])
+def test_leaves_opponents_nil_winning(omniscient: bool) -> None:
+    # W leads 3H, N plays 4H, E (Nil) plays 9H: S, last, plays under the 9.
+    deal = deal_of(
+        ".4.KQJT98765432.", "KQJT98765432.9..", "A.AKQJT87652.A.A", ".3..KQJT98765432"
+    )
+    game = start(PAGAT, deal, dealer=S, bids={W: 3, N: 3, E: 0, S: 4})
+    for text in ("3H", "4H", "9H"):
+        game.play(Card(text))
+    card = robot_card(game, S, omniscient)
+    assert card.suit == Card("9H").suit and card < Card("9H")
+
+
+def ducking_position() -> tuple[Game, Card]:
+    """A position where S plays last to a trick it may win or lose."""
+    for seed in range(200):
+        rng = random.Random(seed)
+        game = Game.new(PAGAT, seed=seed)
+        while game.phase == "bidding":
+            game.bid(3)
+        while game.phase == "playing":
+            trick = game.hand.current_trick()
+            assert trick is not None
+            if game.to_act == S and len(trick[1]) == 3 and sum(game.hand.tricks[::2]) >= 3:
+                led = trick[1][0] // 13
+                best = max(c for c in trick[1] if c >= 39 or c // 13 == led)
+                proper = list(game.proper_plays())
+                lose = [c for c in proper if not (c > best and (c >= 39 or c // 13 == led))]
+                if lose and len(lose) < len(proper):
+                    return game, Card(best)
+            game.play(game.proper_plays().pick(rng))
+    raise AssertionError("no ducking position found")
+
+
+def test_ducks_when_the_contract_is_safe_with_nine_bags() -> None:
+    game, best = ducking_position()
+    view = game.view_for(S)
+    # N–S bid 1 each and have their tricks; 9 bags: one more costs 100 points.
+    view = dataclasses.replace(view, bids=(1, 4, 1, 4), bags=(9, 0))
+    action = ExpertRobot(3, budget_ms=60).act(view)
+    assert isinstance(action, Play)
+    trick = view.trick
+    assert trick is not None
+    led = trick.cards[0].suit
+    card = action.card
+    assert not (card > best and (card.suit == 3 or card.suit == led))
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules.from_preset("estandar", target=150),
+        Rules.from_preset("cien"),
+        Rules.from_preset("sala", players=3, target=150),
+        Rules.from_preset("sala", players=6, target=150, first_lead="two_of_clubs"),
+        Rules.from_preset("sala", no_hell=True, quicksand=True, target=150),
+        Rules.from_preset("pagat", suicide=True, target=150),
+    ],
+    ids=["estandar", "cien", "sala3", "sala6", "nohell-quicksand", "suicide"],
+)
+def test_whole_games_are_legal_and_repeatable(rules: Rules) -> None:
+    def run() -> dict[str, object]:
+        game = Game.new(rules, seed=11)
+        robots = [ExpertRobot(100 + s, budget_ms=5) for s in range(rules.players)]
+        hands = 0
+        while not game.over and hands < 2:
+            if game.phase == "hand_end":
+                hands += 1
+                game.next_hand()
+                continue
+            seat = game.to_act
+            assert seat is not None
+            action = robots[seat].act(game.view_for(seat))
+            assert action in game.legal_actions()
+            if isinstance(action, Play):
+                assert action.card in game.proper_plays()  # never a renege
+            game.apply(action)
+        return game.record()
+
+    assert run() == run()
+
+
+def test_omniscient_needs_a_full_view() -> None:
+    game = Game.new(PAGAT, seed=1)
+    with pytest.raises(TypeError):
+        OmniscientRobot(1, budget_ms=5).act(game.view_for(game.to_act or 0))
