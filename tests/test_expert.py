@@ -9,9 +9,9 @@ import random
 
 import pytest
 
+from engine_helpers import deal_of, start
 from espadas.engine import Card, Game, Play, Rules, full_view
 from espadas.robots.expert import ExpertRobot, OmniscientRobot
-from engine_helpers import deal_of, start
 
 N, E, S, W = 0, 1, 2, 3
 PAGAT = Rules.from_preset("pagat")
