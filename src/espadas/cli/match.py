@@ -1,15 +1,225 @@
-"""``espadas match`` (placeholder)."""
+"""``espadas match A B``: a duplicate match between two robots.
+
+    espadas match normal aleatorio --deals 500 --seed 7
+    espadas match experto normal --preset sala --set players=5 --jobs 4 --json
+    espadas match omnisciente experto --chart margin.svg
+    espadas match "cmd:python3 my_robot.py" normal --budget-ms 200
+
+Every deal is played once per seating with the same cards (see
+:mod:`espadas.robots.arena` for the seatings, the scoring and the faults). The
+result goes to stdout, a table or (``--json``) one JSON object; a progress bar
+goes to stderr. A bad robot name, option or count exits with status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from espadas.cli.options import add_rules_arguments, rules_from_args
+from espadas.robots.arena import DealResult, MatchResult, MatchSpec, check_robots, run_match
+from espadas.robots.chart import write_chart
+from espadas.robots.registry import UnknownRobot
+from espadas.robots.stats import Running
 
 
 def add_parser(sub: Any) -> None:
-    p: argparse.ArgumentParser = sub.add_parser("match")
+    p: argparse.ArgumentParser = sub.add_parser(
+        "match",
+        help="duplicate match between two robots",
+        description="Robot A against robot B, each deal played with the seats swapped "
+        "(A rotating through every seat in individual games). Robots: aleatorio, normal, "
+        "experto, omnisciente, or cmd:PROGRAM ARGS (espadas-robot/1).",
+    )
+    p.add_argument("robot_a", metavar="A", help="robot A")
+    p.add_argument("robot_b", metavar="B", help="robot B")
+    p.add_argument("--deals", type=int, default=100, help="number of deals (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals and robots (default 1)")
+    add_rules_arguments(p)
+    p.add_argument("--jobs", type=int, default=1, help="worker processes playing deals (default 1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--chart", metavar="FILE", help="write an SVG of the running margin")
+    p.add_argument(
+        "--budget-ms",
+        type=float,
+        default=None,
+        help="time per decision of experto, answer limit of a cmd: robot",
+    )
     p.set_defaults(run=run)
 
 
+class Progress:
+    """A one-line progress bar on ``stream``: deals done, running margin ± the 95 %
+    half-width, and the time left; redrawn at most ``rate`` times a second."""
+
+    def __init__(self, total: int, stream: TextIO, rate: float = 10.0) -> None:
+        self.total = total
+        self.stream = stream
+        self.interval = 1.0 / rate
+        self.stats = Running()
+        self.start = time.monotonic()
+        self.shown = -1.0
+        self.width = 0
+
+    def update(self, deal: DealResult) -> None:
+        self.stats.add(deal.margin)
+        now = time.monotonic()
+        if now - self.shown >= self.interval or self.stats.n == self.total:
+            self.shown = now
+            self.draw(now)
+
+    def draw(self, now: float) -> None:
+        done = self.stats.n
+        frac = done / self.total
+        bar = "#" * int(frac * 20)
+        h = self.stats.half_width()
+        spread = f" ± {h:.1f}" if h is not None else ""
+        elapsed = now - self.start
+        left = elapsed / done * (self.total - done) if done else 0.0
+        text = (
+            f"[{bar:<20}] {done}/{self.total} deals  margin {self.stats.mean:+.1f}{spread}"
+            f"  ETA {_clock(left)}"
+        )
+        pad = max(0, self.width - len(text))
+        self.width = len(text)
+        self.stream.write("\r" + text + " " * pad)
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.stats.n:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    s = round(seconds)
+    return (
+        f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+    )
+
+
+def _error(message: str) -> int:
+    print(f"espadas match: {message}", file=sys.stderr)
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
-    return 1
+    try:
+        rules = rules_from_args(args.preset, args.sets)
+    except ValueError as exc:  # InvalidRules is a ValueError too
+        return _error(str(exc))
+    if args.deals < 1:
+        return _error(f"--deals must be at least 1, not {args.deals}")
+    if args.jobs < 1:
+        return _error(f"--jobs must be at least 1, not {args.jobs}")
+    if args.budget_ms is not None and not args.budget_ms > 0:
+        return _error(f"--budget-ms must be positive, not {args.budget_ms}")
+    if args.chart and not Path(args.chart).resolve().parent.is_dir():
+        return _error(f"--chart: no folder for {args.chart}")
+    spec = MatchSpec(
+        args.robot_a,
+        args.robot_b,
+        rules,
+        deals=args.deals,
+        seed=args.seed,
+        budget_ms=args.budget_ms,
+    )
+    try:
+        check_robots(spec)
+    except (UnknownRobot, OSError) as exc:
+        return _error(str(exc))
+    bar = Progress(args.deals, sys.stderr)
+    try:
+        result = run_match(spec, jobs=args.jobs, progress=bar.update)
+    finally:
+        bar.finish()
+    summary = result.summary()
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+    else:
+        print(format_table(summary))
+    if args.chart:
+        try:
+            save_chart(result, args.chart)
+        except OSError as exc:
+            print(f"espadas match: cannot write {args.chart}: {exc}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def save_chart(result: MatchResult, path: str | Path) -> None:
+    """Writes the running mean margin and its 95 % band as an SVG."""
+    running = result.running()
+    spec = result.spec
+    write_chart(
+        path,
+        [k for k, _, _ in running],
+        [m for _, m, _ in running],
+        [ci[0] if ci else None for _, _, ci in running],
+        [ci[1] if ci else None for _, _, ci in running],
+        title=f"{spec.robot_a} (A) − {spec.robot_b} (B), {spec.rules.preset}, seed {spec.seed}: "
+        "mean margin per deal, 95 % interval",
+        x_label="deals played",
+        y_label="points per deal (A − B)",
+        band_range_from=min(len(running) - 1, max(4, len(running) // 20)),
+    )
+
+
+def _num(value: Any, unit: str = "", digits: int = 1) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, int):
+        return f"{value}{unit}"
+    return f"{value:.{digits}f}{unit}"
+
+
+def format_table(s: dict[str, Any]) -> str:
+    """The human-readable report of a match summary.
+
+    >>> from espadas.engine import Rules
+    >>> from espadas.robots.arena import MatchSpec, run_match
+    >>> spec = MatchSpec("aleatorio", "aleatorio", Rules(), deals=2, seed=1)
+    >>> print(format_table(run_match(spec).summary()).splitlines()[0])
+    aleatorio (A) vs aleatorio (B): estandar, 2 deals × 2 plays, seed 1
+    """
+    robots = s["robots"]
+    low, high = s["ci95"]
+    ci = f"[{low:+.1f}, {high:+.1f}]" if low is not None else "(needs 2 deals)"
+    rows: list[tuple[str, str, str]] = [
+        ("contracts", _num(s["contracts"]["A"]), _num(s["contracts"]["B"])),
+        ("contracts made", _num(s["made_pct"]["A"], " %"), _num(s["made_pct"]["B"], " %")),
+        ("Nil bids", _num(s["nil_bids"]["A"]), _num(s["nil_bids"]["B"])),
+        ("Nil made", _num(s["nil_pct"]["A"], " %"), _num(s["nil_pct"]["B"], " %")),
+        (
+            "bags per hand",
+            _num(s["bags_per_hand"]["A"], digits=2),
+            _num(s["bags_per_hand"]["B"], digits=2),
+        ),
+    ]
+    for key in ("p50", "p95", "max"):
+        rows.append(
+            (
+                f"decision {key} (ms)",
+                _num(s["decision_ms"]["A"][key], digits=3),
+                _num(s["decision_ms"]["B"][key], digits=3),
+            )
+        )
+    rows.append(("faults", _num(s["faults"]["A"]), _num(s["faults"]["B"])))
+    head = ("", f"A: {robots['A']}", f"B: {robots['B']}")
+    w0 = max(len(r[0]) for r in [head, *rows])
+    w1 = max(len(r[1]) for r in [head, *rows])
+    w2 = max(len(r[2]) for r in [head, *rows])
+    lines = [
+        f"{robots['A']} (A) vs {robots['B']} (B): {s['preset']}, "
+        f"{s['deals']} deal{'' if s['deals'] == 1 else 's'} × "
+        f"{s['plays_per_deal']} plays, seed {s['seed']}",
+        f"margin per deal (A − B): {s['margin']:+.1f} points, 95 % interval {ci}",
+        "",
+        f"{head[0]:<{w0}}  {head[1]:>{w1}}  {head[2]:>{w2}}",
+    ]
+    lines += [f"{a:<{w0}}  {b:>{w1}}  {c:>{w2}}" for a, b, c in rows]
+    return "\n".join(lines)
