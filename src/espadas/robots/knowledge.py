@@ -119,3 +119,91 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+# Helpers for rule-based play: what other seats may hold, and how likely. -----
+
+
+def above(card: int) -> int:
+    """The cards of ``card``'s suit that rank above it (a mask)."""
+    return SUIT_MASKS[card // 13] & ~((2 << card) - 1)
+
+
+def below(card: int) -> int:
+    """The cards of ``card``'s suit that rank below it (a mask)."""
+    return SUIT_MASKS[card // 13] & ((1 << card) - 1)
+
+
+def higher_unseen(k: Knowledge, card: int) -> int:
+    """The unseen cards of ``card``'s suit above it: the ones another seat may hold."""
+    return k.unseen & above(card)
+
+
+def is_master(k: Knowledge, card: int) -> bool:
+    """True when no other seat can hold a higher card of ``card``'s suit: the card
+    is the highest unplayed card of its suit but for cards in the seat's own hand."""
+    return not k.unseen & above(card)
+
+
+def known_void(k: Knowledge, seat: int, suit: int) -> bool:
+    """True when ``seat`` surely holds no card of ``suit`` (shown out, or all played)."""
+    return not k.possible(seat) & SUIT_MASKS[suit]
+
+
+def may_be_void(k: Knowledge, seat: int, suit: int) -> bool:
+    """True when ``seat`` could hold no card of ``suit``: it can fill its hand with
+    other cards it may hold."""
+    rest = k.possible(seat) & ~SUIT_MASKS[suit]
+    return rest.bit_count() >= k.cards_left[seat]
+
+
+def may_ruff(k: Knowledge, seat: int, suit: int) -> bool:
+    """True when ``seat`` could trump a lead of ``suit`` (a side suit): it may be
+    void in the suit and may hold a spade."""
+    if suit == 3:
+        return False
+    return may_be_void(k, seat, suit) and bool(k.possible(seat) & SUIT_MASKS[3])
+
+
+def holding_odds(k: Knowledge, rounds: int = 3) -> list[list[float]]:
+    """``odds[seat][card]``: the chance that ``seat`` holds ``card`` now, given the
+    view. The seat's own cards are certain; each unseen card is shared among the
+    seats that may hold it, weighted so that each seat's expected count matches the
+    cards it holds (a few rounds of proportional fitting). An approximation: the
+    cards are treated as independent."""
+    n = k.n
+    odds = [[0.0] * 52 for _ in range(n)]
+    for c in _bits(k.hand):
+        odds[k.seat][c] = 1.0
+    others = [s for s in range(n) if s != k.seat]
+    poss = {s: k.possible(s) for s in others}
+    unseen = _bits(k.unseen)
+    weight = {s: 1.0 for s in others}
+    for _ in range(rounds):
+        expected = dict.fromkeys(others, 0.0)
+        for c in unseen:
+            holders = [s for s in others if poss[s] >> c & 1]
+            total = sum(weight[s] for s in holders)
+            if total <= 0:
+                continue  # only after a renege: the shown voids are not all true
+            for s in holders:
+                expected[s] += weight[s] / total
+        for s in others:
+            if expected[s] > 0:
+                weight[s] *= k.cards_left[s] / expected[s]
+    for c in unseen:
+        holders = [s for s in others if poss[s] >> c & 1]
+        total = sum(weight[s] for s in holders)
+        for s in holders:
+            odds[s][c] = weight[s] / total if total > 0 else 0.0
+    return odds
+
+
+def chance_none(row: list[float], mask: int) -> float:
+    """The chance that a seat with holding odds ``row`` holds none of ``mask``."""
+    p = 1.0
+    while mask:
+        low = mask & -mask
+        p *= 1.0 - row[low.bit_length() - 1]
+        mask ^= low
+    return p

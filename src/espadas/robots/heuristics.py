@@ -1,0 +1,609 @@
+"""Card play of the rule-based robot: a card for the seat to play, from its view.
+
+The choice follows the habits of a careful club player, with card memory from
+:class:`~espadas.robots.knowledge.Knowledge` and rough odds of who holds what
+(:func:`~espadas.robots.knowledge.holding_odds`):
+
+- its own Nil first: play the highest card that still loses, discard high cards
+  when void, win only when forced;
+- the partner's Nil next: overtake the partner's winning card, play high when the
+  partner plays after, lead high cards or suits the partner is void in;
+- an opponent's Nil: lead low into the Nil bidder, stay under the Nil bidder's
+  card, keep the bar low when the Nil bidder plays after;
+- then the contract: win cheaply while tricks are needed (second hand low, third
+  hand high, the lowest card that wins, never overtake the partner's sure winner,
+  cash winners, draw trumps, lead from strength); once it is made, duck with the
+  highest losing card (bags), unless setting the opponents pays.
+
+Only cards from ``view.proper_plays`` are chosen: the robot never reneges.
+
+>>> import random
+>>> from espadas.engine import Game, Rules, Bid
+>>> game = Game.new(Rules.from_preset("pagat"), seed=5)
+>>> while game.phase == "bidding":
+...     game.apply(Bid(3))
+>>> view = game.view_for(game.to_act)
+>>> choose_play(view, random.Random(1)) in view.proper_plays
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from espadas.engine import BLIND_NIL, CARDS, BidValue, Card, PlayerView
+from espadas.engine.cardset import NON_SPADES, SUIT_MASKS
+from espadas.robots.knowledge import (
+    Knowledge,
+    above,
+    below,
+    chance_none,
+    holding_odds,
+    is_master,
+    known_void,
+)
+
+SPADE = 3
+SPADES = SUIT_MASKS[SPADE]
+JACK, QUEEN = 9, 10
+SURE = 0.7
+"""The chance of holding a trick above which a card counts as a winner."""
+SET_SPARE = 2
+"""Contract made: go for the set when the opponents can spare at most this many
+of the tricks left."""
+
+
+def beats(card: int, best: int, led: int) -> bool:
+    """Whether ``card`` beats ``best``, the card winning a trick led in suit ``led``."""
+    if card >= 39:
+        return best < 39 or card > best
+    return card // 13 == led and best < 39 and card > best
+
+
+def _bits(mask: int) -> list[int]:
+    """The cards of a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def is_nil(bid: BidValue | None) -> bool:
+    """Whether a bid is Nil (blind or not)."""
+    return bid == 0 or bid == BLIND_NIL
+
+
+@dataclass(slots=True)
+class Situation:
+    """Everything the play decision uses, computed once from the view."""
+
+    view: PlayerView
+    k: Knowledge
+    odds: list[list[float]]
+    me: int
+    n: int
+    partner: int | None
+    plays: list[int]
+    """The proper plays, lowest first."""
+    led: int
+    """The suit led to the trick, -1 when this seat leads."""
+    best: int
+    """The card winning the trick so far, -1 when this seat leads."""
+    best_seat: int
+    played: tuple[int, ...]
+    """Seats that have played to this trick."""
+    later: tuple[int, ...]
+    """Seats that play after this one in this trick, in order."""
+    nil_alive: tuple[bool, ...]
+    """Seats that bid Nil and have taken no trick yet."""
+    mode: str
+    """``win`` (tricks needed), ``duck`` (contract made: avoid bags) or ``set``
+    (take tricks to make the opponents fail)."""
+    bust_ok: bool
+    """Whether to try to bust an opponent's Nil."""
+    rng: random.Random
+
+    def mate(self, seat: int) -> bool:
+        """Whether ``seat`` is this seat or its partner."""
+        return seat == self.me or seat == self.partner
+
+    def threats(self, seats: tuple[int, ...] | list[int]) -> list[int]:
+        """The opponents among ``seats`` that try to win tricks (not Nil bidders)."""
+        return [s for s in seats if not self.mate(s) and not self.nil_alive[s]]
+
+    def others(self) -> tuple[int, ...]:
+        """The other seats, in playing order after this one."""
+        return tuple((self.me + i) % self.n for i in range(1, self.n))
+
+    def mine(self, suit: int) -> list[int]:
+        """This seat's cards of ``suit``, lowest first."""
+        return _bits(self.k.hand & SUIT_MASKS[suit])
+
+
+def _side_contract(view: PlayerView, side: int) -> tuple[int, int]:
+    """(contract, tricks taken by the side's non-Nil bidders)."""
+    contract = taken = 0
+    for s in view.rules.seats_of(side):
+        b = view.bids[s]
+        if isinstance(b, int) and b > 0:
+            contract += b
+            taken += view.tricks_taken[s]
+    return contract, taken
+
+
+def _mode(view: PlayerView, me: int, nil_alive: tuple[bool, ...]) -> tuple[str, bool]:
+    """The seat's aim for the tricks (see :attr:`Situation.mode`) and whether to
+    go after an opponent's Nil."""
+    rules = view.rules
+    side = rules.side_of(me)
+    remaining = rules.hand_size - sum(view.tricks_taken)
+    contract, taken = _side_contract(view, side)
+    need = contract - taken
+    failed_nil = is_nil(view.bids[me]) and not nil_alive[me]
+    mode = "win" if need > 0 and not failed_nil else "duck"
+    if mode == "duck":
+        # Set the opponents when they can spare at most SET_SPARE more tricks and the
+        # tricks it takes cost us less than their failure costs them.
+        over = max(0, taken - contract) + sum(
+            view.tricks_taken[s] for s in rules.seats_of(side) if is_nil(view.bids[s])
+        )
+        for other in range(rules.sides):
+            if other == side:
+                continue
+            c_o, t_o = _side_contract(view, other)
+            need_o = c_o - t_o
+            if c_o <= 0 or need_o <= 0 or remaining - need_o > SET_SPARE:
+                continue
+            take = remaining - need_o + 1
+            if rules.quicksand:
+                cost = 10 * take
+            elif view.bags[side] + over + take >= 10:
+                cost = 100
+            else:
+                cost = 2 * take
+            if 20 * c_o > cost:
+                mode = "set"
+                break
+    rival_nil = any(nil_alive[s] and rules.side_of(s) != side for s in range(rules.players))
+    bust_ok = rival_nil and not (mode == "win" and need >= remaining)
+    return mode, bust_ok
+
+
+def situation(view: PlayerView, rng: random.Random) -> Situation:
+    """Reads the view once for :func:`choose_play`."""
+    rules = view.rules
+    n = rules.players
+    me = view.seat
+    k = Knowledge(view)
+    trick = view.trick
+    cards = [int(c) for c in trick.cards] if trick is not None else []
+    if cards and trick is not None:
+        led = cards[0] // 13
+        best = cards[0]
+        best_seat = trick.leader
+        for i, c in enumerate(cards[1:], 1):
+            if beats(c, best, led):
+                best, best_seat = c, (trick.leader + i) % n
+        played = tuple((trick.leader + i) % n for i in range(len(cards)))
+    else:
+        led = best = best_seat = -1
+        played = ()
+    later = tuple((me + i) % n for i in range(1, n - len(cards)))
+    nil_alive = tuple(is_nil(view.bids[s]) and view.tricks_taken[s] == 0 for s in range(n))
+    mode, bust_ok = _mode(view, me, nil_alive)
+    return Situation(
+        view=view,
+        k=k,
+        odds=holding_odds(k),
+        me=me,
+        n=n,
+        partner=(me + 2) % 4 if rules.partnerships else None,
+        plays=_bits(view.proper_plays),
+        led=led,
+        best=best,
+        best_seat=best_seat,
+        played=played,
+        later=later,
+        nil_alive=nil_alive,
+        mode=mode,
+        bust_ok=bust_ok,
+        rng=rng,
+    )
+
+
+# Odds -----------------------------------------------------------------------
+
+
+def p_beats(sit: Situation, seat: int, best: int, led: int) -> float:
+    """The chance that ``seat`` holds a card that beats ``best`` in a trick led in
+    ``led`` (and so can take the trick if it wants to)."""
+    row = sit.odds[seat]
+    poss = sit.k.possible(seat)
+    if led == SPADE:
+        return 1.0 - chance_none(row, poss & above(best))
+    p_void = chance_none(row, poss & SUIT_MASKS[led])
+    if best >= 39:
+        return p_void * (1.0 - chance_none(row, poss & above(best)))
+    p_higher = 1.0 - chance_none(row, poss & above(best))
+    p_trump = 1.0 - chance_none(row, poss & SPADES)
+    return min(1.0, p_higher + p_void * p_trump)
+
+
+def p_forced(sit: Situation, seat: int, bar: int, led: int) -> float:
+    """The chance that ``seat``, trying not to win, must play above ``bar`` (the
+    best card when its turn comes) in a trick led in ``led``."""
+    row = sit.odds[seat]
+    poss = sit.k.possible(seat)
+    p_void = chance_none(row, poss & SUIT_MASKS[led])
+    if bar >= 39 and led != SPADE:
+        # Trumped: following suit is safe; void, it is forced only with nothing
+        # but higher spades.
+        return p_void * chance_none(row, poss & (NON_SPADES | below(bar)))
+    forced = max(0.0, chance_none(row, poss & SUIT_MASKS[led] & below(bar)) - p_void)
+    if led != SPADE:
+        forced += p_void * chance_none(row, poss & NON_SPADES)
+    return min(1.0, forced)
+
+
+def p_hold(sit: Situation, card: int, led: int, seats: tuple[int, ...] | list[int]) -> float:
+    """The chance that ``card``, best in a trick led in ``led``, is not beaten by
+    the opponents among ``seats`` who try to win tricks."""
+    p = 1.0
+    for s in sit.threats(seats):
+        p *= 1.0 - p_beats(sit, s, card, led)
+    return p
+
+
+def card_value(sit: Situation, card: int) -> float:
+    """Roughly the chance that ``card`` takes a trick later on: high when few unseen
+    cards of its suit outrank it; a spade always keeps some ruffing value."""
+    higher = (sit.k.unseen & above(card)).bit_count()
+    if card >= 39:
+        return max(0.25, 1.0 - 0.3 * higher)
+    return max(0.0, 1.0 - 0.45 * higher)
+
+
+# Shedding -------------------------------------------------------------------
+
+
+def _dump(sit: Situation, cards: list[int]) -> int:
+    """The card to shed among ``cards`` (none of which wins the trick now): the
+    highest card of the suit led, else the one most likely to win later."""
+    follow = [c for c in cards if c // 13 == sit.led]
+    if follow:
+        return follow[-1]
+    return max(cards, key=lambda c: (card_value(sit, c), c % 13))
+
+
+def _discard(sit: Situation, cards: list[int]) -> int:
+    """The card to throw away when void and not trumping, keeping winners and
+    trumps: the least valuable card, from a short suit when holding spades (a void
+    to ruff later), else from a long one."""
+    has_spades = bool(sit.k.hand & SPADES)
+
+    def keep(c: int) -> float:
+        v = card_value(sit, c)
+        if c >= 39:
+            v += 1.0
+        length = len(sit.mine(c // 13))
+        v += 0.05 * length if has_spades else -0.05 * length
+        return v
+
+    return min(cards, key=lambda c: (keep(c), c % 13))
+
+
+def _low(sit: Situation) -> int:
+    """A card that does not try to win: the lowest of the suit led, else a discard
+    (a card that does not beat the trick when there is one)."""
+    follow = [c for c in sit.plays if c // 13 == sit.led]
+    if follow:
+        return follow[0]
+    unders = [c for c in sit.plays if not beats(c, sit.best, sit.led)]
+    if unders:
+        return _discard(sit, unders)
+    return sit.plays[0]
+
+
+# Own Nil ---------------------------------------------------------------------
+
+
+def _p_win_alone(sit: Situation, card: int, led: int, seats: tuple[int, ...]) -> float:
+    """The chance that this seat's ``card`` (best so far) takes the trick when it bid
+    Nil: the partner overtakes when it can, opponents only when forced."""
+    p = 1.0
+    rules = sit.view.rules
+    for s in seats:
+        if s == sit.partner:
+            o = p_beats(sit, s, card, led)
+        elif rules.partnerships or sit.nil_alive[s]:
+            o = p_forced(sit, s, card, led)
+        else:
+            o = 0.5 * (p_beats(sit, s, card, led) + p_forced(sit, s, card, led))
+        p *= 1.0 - o
+    return p
+
+
+def _nil_lead(sit: Situation) -> int:
+    """Leads the card least likely to win (on a tie, the higher one)."""
+    others = sit.others()
+    return min(
+        sit.plays,
+        key=lambda c: (round(_p_win_alone(sit, c, c // 13, others), 3), c >= 39, -(c % 13)),
+    )
+
+
+def _nil_follow(sit: Situation) -> int:
+    """The highest card that still loses; void, the most dangerous card; forced to
+    win, the card most likely to be overtaken (or the most dangerous when last)."""
+    unders = [c for c in sit.plays if not beats(c, sit.best, sit.led)]
+    if unders:
+        return _dump(sit, unders)
+    if not sit.later:
+        return max(sit.plays, key=lambda c: (card_value(sit, c), c))
+    return min(
+        sit.plays,
+        key=lambda c: (round(_p_win_alone(sit, c, sit.led, sit.later), 3), -c),
+    )
+
+
+# Partner's Nil -----------------------------------------------------------------
+
+
+def _cover_follow(sit: Situation, partner: int) -> int | None:
+    """Protects the partner's Nil: overtakes the partner's winning card, or plays
+    high when the partner plays after and may be forced to win. None when the
+    partner is not in danger in this trick."""
+    if partner in sit.played:
+        if sit.best_seat != partner:
+            return None
+        beaters = [c for c in sit.plays if beats(c, sit.best, sit.led)]
+        return beaters[0] if beaters else None
+    if partner not in sit.later:
+        return None
+
+    def risk(c: int) -> float:
+        bar = c if beats(c, sit.best, sit.led) else sit.best
+        return p_forced(sit, partner, bar, sit.led)
+
+    if risk(_low(sit)) < 0.03:
+        return None
+    return min(sit.plays, key=lambda c: (4.0 * risk(c) + 0.15 * card_value(sit, c), c))
+
+
+def _cover_lead(sit: Situation, partner: int) -> int:
+    """Leads for a partner who bid Nil: high cards the partner can play under, or a
+    suit the partner is void in; winners first while tricks are needed."""
+    others = sit.others()
+    want = sit.mode != "duck"
+
+    def score(c: int) -> float:
+        suit = c // 13
+        risk = p_forced(sit, partner, c, suit)
+        hold = p_hold(sit, c, suit, others)
+        return 4.0 * risk - (0.3 * hold if want else 0.0) + 0.15 * card_value(sit, c) * (1 - hold)
+
+    return min(sit.plays, key=lambda c: (score(c), c))
+
+
+# Opponents' Nil ----------------------------------------------------------------
+
+
+def _rival_nils(sit: Situation) -> list[int]:
+    return [s for s in range(sit.n) if sit.nil_alive[s] and not sit.mate(s)]
+
+
+def _bust_follow(sit: Situation) -> int | None:
+    """Against a Nil bidder: stays under its winning card, or keeps the bar low
+    when it plays after. None when this trick cannot hurt its Nil."""
+    for o in _rival_nils(sit):
+        unders = [c for c in sit.plays if not beats(c, sit.best, sit.led)]
+        if o in sit.played:
+            if sit.best_seat == o and unders:
+                return _dump(sit, unders)
+            continue
+        if o not in sit.later or p_forced(sit, o, sit.best, sit.led) < 0.05:
+            continue
+        if unders:
+            return _dump(sit, unders)
+        return sit.plays[0]
+    return None
+
+
+def _bust_lead(sit: Situation) -> int | None:
+    """Leads low into a Nil bidder: the card most likely to force it to win, unless
+    its partner is likely to cover. None when no lead gives it a real chance."""
+    rivals = _rival_nils(sit)
+    others = sit.others()
+    rules = sit.view.rules
+    best_card, best_score, best_p = -1, -1.0, 0.0
+    for c in sit.plays:
+        suit = c // 13
+        total = 0.0
+        for o in rivals:
+            f = p_forced(sit, o, c, suit)
+            if rules.partnerships:
+                mate = (o + 2) % 4
+                if not sit.nil_alive[mate]:
+                    cover = p_beats(sit, mate, c, suit)
+                    f *= 1.0 - (0.8 if others.index(mate) < others.index(o) else 0.5) * cover
+            total += f
+        score = total - 0.1 * card_value(sit, c)
+        if score > best_score:
+            best_card, best_score, best_p = c, score, total
+    return best_card if best_p >= 0.05 else None
+
+
+# Ducking ------------------------------------------------------------------------
+
+
+def _duck_follow(sit: Situation) -> int:
+    """Contract made: lose the trick with the highest card that loses; when every
+    card wins, play the one most likely to be overtaken (the most valuable when
+    last, since the trick is ours anyway)."""
+    unders = [c for c in sit.plays if not beats(c, sit.best, sit.led)]
+    if unders:
+        return _dump(sit, unders)
+    if not sit.threats(sit.later):
+        return max(sit.plays, key=lambda c: (card_value(sit, c), c))
+    return min(sit.plays, key=lambda c: (p_hold(sit, c, sit.led, sit.later), c))
+
+
+def _duck_lead(sit: Situation) -> int:
+    """Contract made: lead the card least likely to win, the highest of those."""
+    others = sit.others()
+
+    def key(c: int) -> tuple[int, bool, int]:
+        return (round(p_hold(sit, c, c // 13, others) / 0.05), c >= 39, -(c % 13))
+
+    return min(sit.plays, key=key)
+
+
+# Winning tricks -----------------------------------------------------------------
+
+
+def _win_follow(sit: Situation) -> int:
+    """Tricks needed: win cheaply, second hand low, third hand high, and never
+    overtake the partner's likely winner."""
+    best, led = sit.best, sit.led
+    beaters = [c for c in sit.plays if beats(c, best, led)]
+    later = sit.threats(sit.later)
+    if sit.mate(sit.best_seat):
+        hold = p_hold(sit, best, led, later)
+        if hold >= SURE or not beaters:
+            return _low(sit)
+        for c in beaters:
+            if p_hold(sit, c, led, later) >= max(SURE, hold + 0.25):
+                return c
+        return _low(sit)
+    if not beaters:
+        return _low(sit)
+    if not later:
+        return beaters[0]
+    odds = [(c, p_hold(sit, c, led, later)) for c in beaters]
+    for c, p in odds:
+        if p >= SURE:
+            return c
+    partner = sit.partner
+    if partner is not None and partner in sit.later and not sit.nil_alive[partner]:
+        return _low(sit)  # second hand low: the partner may still win it
+    top = max(p for _, p in odds)
+    if top >= 0.25:
+        return next(c for c, p in odds if p >= top - 0.01)  # third hand high, cheaply
+    return _low(sit)
+
+
+def _win_lead(sit: Situation) -> int:
+    """Tricks needed: draw trumps when strong in them, cash safe winners, lead to
+    the partner's ruff, shorten a suit to ruff, else lead from strength."""
+    k = sit.k
+    others = sit.others()
+    opps = sit.threats(others)
+    plays = sit.plays
+    spades = [c for c in plays if c >= 39]
+    my_spades = (k.hand & SPADES).bit_count()
+    if spades and opps:
+        most = max(sum(sit.odds[o][c] for c in _bits(k.unseen & SPADES)) for o in opps)
+        top = spades[-1]
+        if most > 0.3 and is_master(k, top) and my_spades >= most + 1:
+            return top
+    cash = [(p_hold(sit, c, c // 13, others), c) for c in plays if c < 39 and is_master(k, c)]
+    cash = [t for t in cash if t[0] >= 0.75]
+    if cash:
+        return max(cash)[1]
+    partner = sit.partner
+    if partner is not None and not sit.nil_alive[partner]:
+        for suit in range(3):
+            mine = [c for c in plays if c // 13 == suit]
+            if (
+                mine
+                and known_void(k, partner, suit)
+                and k.possible(partner) & SPADES
+                and not all(known_void(k, o, suit) for o in opps)
+            ):
+                return mine[0]
+    if my_spades >= 2:
+        for suit in range(3):
+            mine = sit.mine(suit)
+            if (
+                len(mine) == 1
+                and mine[0] in plays
+                and mine[0] % 13 < QUEEN
+                and not is_master(k, mine[0])
+            ):
+                return mine[0]
+    choices: list[tuple[float, float, int]] = []
+    for suit in range(4):
+        mine = [c for c in plays if c // 13 == suit]
+        if not mine:
+            continue
+        top = mine[-1]
+        card = mine[0]
+        score = 0.3 * len(mine)
+        higher = (k.unseen & above(top)).bit_count()
+        if suit == SPADE:
+            score -= 1.5
+        elif higher == 1 and top % 13 >= JACK:
+            if top - 1 in mine and top % 13 >= QUEEN:
+                card = top  # top of a sequence: force out the master
+                score += 1.0
+            else:
+                score -= 1.5 if len(mine) <= 3 else 0.5  # don't lead away from K-x
+        if suit != SPADE:
+            ruffers = [o for o in opps if known_void(k, o, suit) and k.possible(o) & SPADES]
+            score -= 2.0 * len(ruffers)
+            if partner is not None and known_void(k, partner, suit):
+                score += 0.8
+        choices.append((score, sit.rng.random(), card))
+    return max(choices)[2]
+
+
+# Entry point ----------------------------------------------------------------------
+
+
+def _follow(sit: Situation) -> int:
+    partner = sit.partner
+    if partner is not None and sit.nil_alive[partner]:
+        c = _cover_follow(sit, partner)
+        if c is not None:
+            return c
+    if sit.bust_ok:
+        c = _bust_follow(sit)
+        if c is not None:
+            return c
+    if sit.mode == "duck":
+        return _duck_follow(sit)
+    return _win_follow(sit)
+
+
+def _lead(sit: Situation) -> int:
+    partner = sit.partner
+    if partner is not None and sit.nil_alive[partner]:
+        return _cover_lead(sit, partner)
+    if sit.bust_ok:
+        c = _bust_lead(sit)
+        if c is not None:
+            return c
+    if sit.mode == "duck":
+        return _duck_lead(sit)
+    return _win_lead(sit)
+
+
+def choose_play(view: PlayerView, rng: random.Random) -> Card:
+    """The card the seat to act plays, among ``view.proper_plays``; ``rng`` only
+    breaks ties between equally good leads."""
+    plays = view.proper_plays
+    if not plays:
+        raise ValueError(f"seat {view.seat} has no card to play now")
+    if len(plays) == 1:
+        return CARDS[int(plays).bit_length() - 1]
+    sit = situation(view, rng)
+    if sit.nil_alive[sit.me]:
+        card = _nil_lead(sit) if sit.led < 0 else _nil_follow(sit)
+    elif sit.led < 0:
+        card = _lead(sit)
+    else:
+        card = _follow(sit)
+    return CARDS[card]
