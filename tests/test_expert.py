@@ -28,9 +28,7 @@ def robot_card(game: Game, seat: int, omniscient: bool = False) -> Card:
 @pytest.mark.parametrize("omniscient", [False, True])
 def test_covers_partners_nil(omniscient: bool) -> None:
     # W leads 4H, partner N (Nil) must play KH, E plays 2H: S has AH and 3H.
-    deal = deal_of(
-        ".K.2.QJT98765432", ".2.AKQJT9876543.", "QJT98765432.A3..", "AK.QJT987654..AK"
-    )
+    deal = deal_of(".K.2.QJT98765432", ".2.AKQJT9876543.", "QJT98765432.A3..", "AK.QJT987654..AK")
     game = start(PAGAT, deal, dealer=S, bids={W: 4, N: 0, E: 3, S: 5})
     for text in ("4H", "KH", "2H"):
         game.play(Card(text))
@@ -41,9 +39,7 @@ def test_covers_partners_nil(omniscient: bool) -> None:
 @pytest.mark.parametrize("omniscient", [False, True])
 def test_leaves_opponents_nil_winning(omniscient: bool) -> None:
     # W leads 3H, N plays 4H, E (Nil) plays 9H: S, last, plays under the 9.
-    deal = deal_of(
-        ".4.KQJT98765432.", "KQJT98765432.9..", "A.AKQJT87652.A.A", ".3..KQJT98765432"
-    )
+    deal = deal_of(".4.KQJT98765432.", "KQJT98765432.9..", "A.AKQJT87652.A.A", ".3..KQJT98765432")
     game = start(PAGAT, deal, dealer=S, bids={W: 3, N: 3, E: 0, S: 4})
     for text in ("3H", "4H", "9H"):
         game.play(Card(text))
@@ -61,7 +57,12 @@ def ducking_position() -> tuple[Game, Card]:
         while game.phase == "playing":
             trick = game.hand.current_trick()
             assert trick is not None
-            if game.to_act == S and len(trick[1]) == 3 and sum(game.hand.tricks[::2]) >= 3:
+            tricks = game.hand.tricks
+            if (
+                game.to_act == S
+                and len(trick[1]) == 3
+                and min(tricks[0] + tricks[2], tricks[1] + tricks[3]) >= 2
+            ):
                 led = trick[1][0] // 13
                 best = max(c for c in trick[1] if c >= 39 or c // 13 == led)
                 proper = list(game.proper_plays())
@@ -75,8 +76,9 @@ def ducking_position() -> tuple[Game, Card]:
 def test_ducks_when_the_contract_is_safe_with_nine_bags() -> None:
     game, best = ducking_position()
     view = game.view_for(S)
-    # N–S bid 1 each and have their tricks; 9 bags: one more costs 100 points.
-    view = dataclasses.replace(view, bids=(1, 4, 1, 4), bags=(9, 0))
+    # Every contract is made (all bid 1, each side has two tricks); N–S have 9 bags:
+    # one more costs 100 points, and the trick is worth nothing else.
+    view = dataclasses.replace(view, bids=(1, 1, 1, 1), bags=(9, 0))
     action = ExpertRobot(3, budget_ms=60).act(view)
     assert isinstance(action, Play)
     trick = view.trick
