@@ -22,6 +22,7 @@ from espadas.cli.play import (
     Unknown,
     Word,
     cards_text,
+    make_robots,
     parse_command,
 )
 from espadas.engine import (
@@ -293,7 +294,7 @@ def test_default_record_path_and_printed_seed(
     assert len(files) == 1
     assert re.fullmatch(r"espadas-\d{8}-\d{6}\.record\.json", files[0].name)
     assert f"Record saved to {files[0].name}" in out
-    assert load(files[0])["players"] == ["human", "robot:random", "robot:random", "robot:random"]
+    assert load(files[0])["players"] == ["human", "robot:normal", "robot:normal", "robot:normal"]
 
 
 def test_individual_game_has_robots_in_every_other_seat(
@@ -406,3 +407,24 @@ def test_parse_command() -> None:
 def test_cards_text_sorts_spades_hearts_diamonds_clubs_high_to_low() -> None:
     hand = CardSet.parse("K2.-.T9.AQ3")
     assert cards_text(hand) == "K♠ 2♠  10♦ 9♦  A♣ Q♣ 3♣"
+
+
+@pytest.mark.parametrize("level", ["aleatorio", "normal"])
+def test_robot_level_at_the_table(
+    level: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "r.json"
+    args = ["--seed", "6", "--robots", level, "--record", str(path), "--preset", "pagat"]
+    code, _ = play_main(monkeypatch, capsys, args, "q\n")
+    assert code == 0
+    record = load(path)
+    expected = "robot:random" if level == "aleatorio" else f"robot:{level}"
+    assert record["players"][1:] == [expected] * 3
+    # the first bid (seat 1, left of the human dealer) is that level's robot's bid
+    rules = Rules.from_preset("pagat")
+    fresh = Game.new(rules, seed=6)
+    robot = make_robots(rules, 6, level)[1]
+    assert robot.act(fresh.view_for(1)) == Bid(record["hands"][0]["bids"][0])

@@ -1,6 +1,7 @@
 """``espadas play``: a whole game in the terminal against robots.
 
-The human sits at seat 0; every other seat is a :class:`~espadas.robots.RandomRobot`.
+The human sits at seat 0; every other seat is a robot of one level (``--robots``:
+``normal`` by default, or ``aleatorio`` or ``experto``).
 Input is read line by line (piped input works; end of input quits), and the
 game's record is saved at the end or on quitting.
 """
@@ -38,6 +39,7 @@ from espadas.engine import (
 )
 from espadas.i18n import DEFAULT_LANG, LANGS, bid_name, error_text, seat_name, translate
 from espadas.robots import RandomRobot, Robot
+from espadas.robots.registry import LEVELS, make_robot
 
 HUMAN = 0
 HUMAN_NAME = "human"
@@ -171,12 +173,16 @@ class StdConsole:
         print(text, flush=True)
 
 
-def make_robots(rules: Rules, seed: int) -> dict[int, Robot]:
-    """One random robot per seat but the human's, each with an rng derived from the seed."""
+def make_robots(rules: Rules, seed: int, level: str = "aleatorio") -> dict[int, Robot]:
+    """One robot of ``level`` per seat but the human's, each seeded from ``seed``."""
+    if level == "aleatorio":
+        return {
+            seat: RandomRobot(random.Random(f"espadas-robot:{seed}:{seat}"))
+            for seat in range(rules.players)
+            if seat != HUMAN
+        }
     return {
-        seat: RandomRobot(random.Random(f"espadas-robot:{seed}:{seat}"))
-        for seat in range(rules.players)
-        if seat != HUMAN
+        seat: make_robot(level, seed * 10 + seat) for seat in range(rules.players) if seat != HUMAN
     }
 
 
@@ -198,13 +204,15 @@ class TerminalGame:
         lang: str = DEFAULT_LANG,
         console: Console | None = None,
         robots: dict[int, Robot] | None = None,
+        level: str = "aleatorio",
     ) -> None:
         self.rules = rules
+        self.level = level
         self.seed = seed
         self.lang = lang
         self.console: Console = console or StdConsole()
         self.game = Game.new(rules, seed=seed)
-        self.robots = robots if robots is not None else make_robots(rules, seed)
+        self.robots = robots if robots is not None else make_robots(rules, seed, level)
 
     # words ----------------------------------------------------------------------
     def t(self, code: str, **params: Any) -> str:
@@ -475,7 +483,8 @@ class TerminalGame:
 
     # the record ------------------------------------------------------------------------
     def record(self) -> dict[str, object]:
-        names = [HUMAN_NAME] + [ROBOT_NAME] * (self.rules.players - 1)
+        robot = ROBOT_NAME if self.level == "aleatorio" else f"robot:{self.level}"
+        names = [HUMAN_NAME] + [robot] * (self.rules.players - 1)
         return self.game.record(names)
 
     def save(self, path: Path) -> bool:
@@ -500,6 +509,12 @@ def add_parser(sub: Any) -> None:
     add_rules_arguments(p)
     p.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG, help="language (default es)")
     p.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
+    p.add_argument(
+        "--robots",
+        choices=LEVELS,
+        default="normal",
+        help="the level of the robots at the table (default normal)",
+    )
     p.add_argument(
         "--record",
         metavar="FILE",
@@ -540,7 +555,7 @@ def run(args: argparse.Namespace) -> int:
     _tolerant_stdout()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     path = Path(args.record) if args.record else default_record_path()
-    table = TerminalGame(rules, seed, args.lang, StdConsole())
+    table = TerminalGame(rules, seed, args.lang, StdConsole(), level=args.robots)
     try:
         table.play()
     except KeyboardInterrupt:
