@@ -10,7 +10,8 @@ import random
 import pytest
 
 from engine_helpers import deal_of, start
-from espadas.engine import Card, Game, Play, Rules, full_view
+from espadas.engine import Card, CardSet, Game, Play, Rules, full_view
+from espadas.engine.errors import ReplayError
 from espadas.robots.expert import ExpertRobot, OmniscientRobot
 
 N, E, S, W = 0, 1, 2, 3
@@ -126,3 +127,42 @@ def test_omniscient_needs_a_full_view() -> None:
     game = Game.new(PAGAT, seed=1)
     with pytest.raises(TypeError):
         OmniscientRobot(1, budget_ms=5).act(game.view_for(game.to_act or 0))
+
+
+@pytest.mark.parametrize("level", ["normal", "experto"])
+def test_hidden_cards_do_not_change_a_decision(level: str) -> None:
+    """Two deals that differ only in cards seat S cannot see: same view, same action."""
+    from espadas.robots.registry import make_robot
+
+    rng = random.Random(5)
+    twins = 0
+    for seed in range(12):
+        game = Game.new(PAGAT, seed=seed)
+        while game.phase == "bidding":
+            game.bid(3)
+        for _ in range(rng.randrange(30)):
+            game.play(game.proper_plays().pick(rng))
+        while game.to_act != S:
+            game.play(game.proper_plays().pick(rng))
+        record = game.record()
+        hand = game.hand
+        # shuffle the unplayed cards of the other seats among them, keeping counts
+        others = [s for s in range(4) if s != S]
+        pool = [c for s in others for c in CardSet(hand.held[s])]
+        rng.shuffle(pool)
+        deal = list(hand.deal)
+        for s in others:
+            played = hand.deal[s] & ~hand.held[s]
+            take, pool = pool[: len(CardSet(hand.held[s]))], pool[len(CardSet(hand.held[s])) :]
+            deal[s] = played | int(CardSet(take))
+        record["hands"][0]["deal"] = [str(CardSet(m)) for m in deal]
+        try:
+            twin = Game.replay(record)
+        except ReplayError:
+            continue  # the new cards make an earlier play illegal: not a twin
+        twins += 1
+        assert twin.view_for(S) == game.view_for(S)
+        first = make_robot(level, 9).act(game.view_for(S))
+        second = make_robot(level, 9).act(twin.view_for(S))
+        assert first == second
+    assert twins >= 3
