@@ -18,6 +18,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from espadas.engine import Game, Rules, deal_cards
@@ -84,81 +85,56 @@ def kernel_playouts(rules: Rules, rng: random.Random, rows: int) -> tuple[int, f
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.what == "kernel":
-        return run_kernel(args)
     rules = Rules.from_preset(args.preset)
     rng = random.Random(args.seed)
-    random_hands(rules, rng, 0.3)  # warm-up
     rounds = max(3, round(args.seconds))
+    if args.what == "kernel":
+        from espadas.robots import kernel
+
+        kernel.warm_up()
+        return report(
+            args, rules, "playouts", rounds, lambda: kernel_playouts(rules, rng, 50_000),
+            {"compiled": kernel.COMPILED},
+        )  # fmt: skip
+    random_hands(rules, rng, 0.3)  # warm-up
+    return report(
+        args, rules, "hands", rounds, lambda: random_hands(rules, rng, args.seconds / rounds), {}
+    )
+
+
+def report(
+    args: argparse.Namespace,
+    rules: Rules,
+    unit: str,
+    rounds: int,
+    measure: Callable[[], tuple[int, float]],
+    extra: dict[str, object],
+) -> int:
+    """Runs ``measure`` (count, seconds) for several rounds and prints the rate.
+    The best round is the figure (as timeit advises: other load on the machine only
+    ever slows a round down); the median is printed beside it."""
     rates = []
     total = 0
     for i in range(rounds):
-        hands, elapsed = random_hands(rules, rng, args.seconds / rounds)
-        total += hands
-        rates.append(hands / elapsed)
+        count, elapsed = measure()
+        total += count
+        rates.append(count / elapsed)
         if not args.json:
-            print(f"round {i + 1}/{rounds}: {hands / elapsed:,.0f} hands/s", file=sys.stderr)
-    # The best round is the figure (as timeit advises): other load on the machine
-    # only ever slows a round down. The median is printed beside it.
+            print(f"round {i + 1}/{rounds}: {count / elapsed:,.0f} {unit}/s", file=sys.stderr)
     best = max(rates)
     median = statistics.median(rates)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "what": "engine",
-                    "preset": rules.preset,
-                    "hands": total,
-                    "rounds": rounds,
-                    "hands_per_second": round(best),
-                    "median_hands_per_second": round(median),
-                }
-            )
-        )
+        summary = {"what": args.what, "preset": rules.preset, **extra, unit: total}
+        summary |= {
+            "rounds": rounds,
+            f"{unit}_per_second": round(best),
+            f"median_{unit}_per_second": round(median),
+        }
+        print(json.dumps(summary))
     else:
         print(
-            f"{total} random hands of {rules.preset} in {rounds} rounds on one core: "
+            f"{total} {unit} of {rules.preset} in {rounds} rounds on one core: "
             f"best {best:,.0f}/s, median {median:,.0f}/s"
         )
-    print(f"hands_per_second={round(best)}")
-    return 0
-
-
-def run_kernel(args: argparse.Namespace) -> int:
-    from espadas.robots import kernel
-
-    kernel.warm_up()
-    rules = Rules.from_preset(args.preset)
-    rng = random.Random(args.seed)
-    rounds = max(3, round(args.seconds))
-    rates = []
-    total = 0
-    for i in range(rounds):
-        rows, elapsed = kernel_playouts(rules, rng, 50_000)
-        total += rows
-        rates.append(rows / elapsed)
-        if not args.json:
-            print(f"round {i + 1}/{rounds}: {rows / elapsed:,.0f} play-outs/s", file=sys.stderr)
-    best = max(rates)
-    median = statistics.median(rates)
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "what": "kernel",
-                    "compiled": kernel.COMPILED,
-                    "preset": rules.preset,
-                    "playouts": total,
-                    "rounds": rounds,
-                    "playouts_per_second": round(best),
-                    "median_playouts_per_second": round(median),
-                }
-            )
-        )
-    else:
-        print(
-            f"{total} play-outs of {rules.preset} hands in {rounds} rounds on one core "
-            f"(compiled: {kernel.COMPILED}): best {best:,.0f}/s, median {median:,.0f}/s"
-        )
-    print(f"playouts_per_second={round(best)}")
+    print(f"{unit}_per_second={round(best)}")
     return 0

@@ -146,6 +146,21 @@ def proper_mask(
 
 
 @jit
+def winning(trick: np.ndarray, trick_len: int) -> tuple[int, int]:
+    """(card, position) of the card winning the first ``trick_len`` cards of a trick:
+    the highest spade, else the highest card of the suit led."""
+    led = trick[0] // 13
+    best = -1
+    best_at = 0
+    for i in range(trick_len):
+        c = trick[i]
+        if c > best and (c >= 39 or c // 13 == led):
+            best = c
+            best_at = i
+    return best, best_at
+
+
+@jit
 def beating(best: int, led: int) -> int:
     """The cards that would beat ``best`` in a trick led in suit ``led``."""
     above = ~((1 << (best + 1)) - 1)
@@ -195,13 +210,7 @@ def choose(
                 return 13 * s + int(_LOW[mine]), state
         return lowest(legal), state
     led = trick[0] // 13
-    best = -1
-    best_at = 0
-    for i in range(trick_len):
-        c = trick[i]
-        if c > best and (c >= 39 or c // 13 == led):
-            best = c
-            best_at = i
+    best, best_at = winning(trick, trick_len)
     winning_seat = (leader + best_at) % n
     winners = legal & beating(best, led)
     losers = legal & ~winners
@@ -311,15 +320,7 @@ def playouts(
             if card >= 39:
                 broken = True
             if trick_len == n:
-                led = trick[0] // 13
-                best = -1
-                best_at = 0
-                for i in range(n):
-                    c = trick[i]
-                    if c > best and (c >= 39 or c // 13 == led):
-                        best = c
-                        best_at = i
-                lead = (lead + best_at) % n
+                lead = (lead + winning(trick, n)[1]) % n
                 out[row, lead] += 1
                 trick_len = 0
     return out
