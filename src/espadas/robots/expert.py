@@ -44,7 +44,7 @@ from espadas.engine import (
 )
 from espadas.engine.card import CARDS
 from espadas.robots import kernel
-from espadas.robots.bidding import choose_bid, estimate_tricks, nil_chance
+from espadas.robots.bidding import choose_bid, estimate_tricks, nil_chance, wants_blind_nil
 from espadas.robots.heuristics import choose_play
 from espadas.robots.knowledge import Knowledge, sample_deal
 
@@ -85,7 +85,7 @@ class ExpertRobot:
         if not view.legal:
             raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase})")
         if any(isinstance(a, Look) for a in view.legal):
-            if Bid(BLIND_NIL) in view.legal and self._wants_blind_nil(view):
+            if Bid(BLIND_NIL) in view.legal and wants_blind_nil(view):
                 return Bid(BLIND_NIL)
             return Look(view.seat)
         if view.phase == "bidding":
@@ -96,13 +96,6 @@ class ExpertRobot:
                 return Play(CARDS[int(proper).bit_length() - 1])
             return Play(CARDS[self._play(view)])
         return view.legal[0]
-
-    def _wants_blind_nil(self, view: PlayerView) -> bool:
-        rules = view.rules
-        mine = rules.side_of(view.seat)
-        behind = max(s for i, s in enumerate(view.scores) if i != mine) - view.scores[mine]
-        partner_nil = rules.partnerships and view.bids[(view.seat + 2) % 4] in (0, BLIND_NIL)
-        return behind >= 200 and not partner_nil
 
     # hidden cards -----------------------------------------------------------------
     def _deals(self, view: PlayerView, count: int) -> tuple[list[list[int]], list[float]]:
