@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from espadas.engine import Game, Rules
+from espadas.engine.hand import first_lead_card
 from espadas.robots import kernel
 
 RULES = [
@@ -51,8 +52,7 @@ def kernel_args(game: Game) -> dict[str, Any]:
     trick0[: len(cards)] = cards
     forced = -1
     if rules.first_lead == "two_of_clubs":
-        clubs = 0x1FFF & ~rules.removed
-        forced = (clubs & -clubs).bit_length() - 1
+        forced = first_lead_card(rules)
     return {
         "n": n,
         "size": rules.hand_size,

@@ -3,7 +3,7 @@
 >>> import random
 >>> from espadas.engine.rules import Rules
 >>> d = deal_cards(Rules.from_preset("sala", players=3), random.Random(5))
->>> [len(CardSet(h)) for h in d]
+>>> [h.bit_count() for h in d]
 [17, 17, 17]
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 
-from espadas.engine.cardset import CardSet
 from espadas.engine.rules import Rules
 
 _DECKS: dict[int, list[int]] = {}
@@ -36,8 +35,3 @@ def deal_cards(rules: Rules, rng: random.Random, dealer: int = 0) -> tuple[int, 
         # one card at a time clockwise from the dealer's left: every n-th card
         hands[(first + k) % n] = sum(map(_BITS.__getitem__, order[k::n]))
     return tuple(hands)
-
-
-def parse_deal(texts: list[str]) -> tuple[int, ...]:
-    """Reads one PBN hand per seat."""
-    return tuple(int(CardSet.parse(t)) for t in texts)

@@ -152,9 +152,6 @@ class Game:
         """True once the result is known (the last hand's window may still be open)."""
         return self.result is not None
 
-    def side_name(self, side: int) -> str:
-        return self.rules.side_name(side)
-
     # actions ----------------------------------------------------------------
     def apply(self, action: Action, by: int | None = None) -> None:
         """Applies one action; ``by`` (optional) is the seat that sends a bid or a play.

@@ -46,6 +46,18 @@ def trick_winner(leader: int, cards: Sequence[int], players: int) -> int:
     return (leader + list(cards).index(best)) % players
 
 
+def first_lead_card(rules: Rules) -> int:
+    """The card that leads the first trick with ``first_lead = two_of_clubs``: the 2♣,
+    or the lowest club dealt when the 2♣ is removed.
+
+    >>> from espadas.engine.rules import Rules
+    >>> str(CARDS[first_lead_card(Rules.from_preset("sala", players=3))])
+    '3C'
+    """
+    clubs = SUIT_MASKS[0] & ~rules.removed
+    return (clubs & -clubs).bit_length() - 1
+
+
 def check_deal(rules: Rules, deal: Sequence[int]) -> tuple[int, ...]:
     """Returns the deal as a tuple of masks, or raises :class:`InvalidDeal`."""
     n = rules.players
@@ -222,19 +234,13 @@ class Hand:
         self.phase = "playing"
         leader = (self.dealer + 1) % self.n
         if self.rules.first_lead == "two_of_clubs":
-            lowest_club = SUIT_MASKS[0] & ~self.rules.removed
-            card_bit = lowest_club & -lowest_club
-            self._forced = card_bit.bit_length() - 1
-            leader = next(s for s in range(self.n) if self.deal[s] & card_bit)
+            self._forced = first_lead_card(self.rules)
+            leader = next(s for s in range(self.n) if self.deal[s] >> self._forced & 1)
         self.leader = leader
         self.to_act = leader
         self.leaders.append(leader)
 
     # play ---------------------------------------------------------------------
-    @property
-    def first_trick(self) -> bool:
-        return len(self.plays) < self.n
-
     def _proper(self, held: int) -> int:
         if self._led < 0:
             if self._forced >= 0:

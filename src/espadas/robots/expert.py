@@ -41,8 +41,10 @@ from espadas.engine import (
     Play,
     PlayerView,
     score_hand,
+    trick_winner,
 )
 from espadas.engine.card import CARDS
+from espadas.engine.hand import first_lead_card
 from espadas.robots import kernel
 from espadas.robots.bidding import choose_bid, estimate_tricks, nil_chance, wants_blind_nil
 from espadas.robots.heuristics import choose_play
@@ -116,7 +118,7 @@ class ExpertRobot:
         repeat = 2
         deals, weights = self._deals(view, count)
         leader = (view.dealer + 1) % n
-        forced = _first_lead(rules.removed) if rules.first_lead == "two_of_clubs" else -1
+        forced = first_lead_card(rules) if rules.first_lead == "two_of_clubs" else -1
         guessed = [_guess_bids(view, deal) for deal in deals for _ in range(repeat)]
         w = np.repeat(np.array(weights), repeat)
         rows = np.repeat(np.array(deals, dtype=np.int64), repeat, axis=0)
@@ -263,11 +265,6 @@ def _row_values(out: np.ndarray, value: Value) -> np.ndarray:
     return result
 
 
-def _first_lead(removed: int) -> int:
-    clubs = 0x1FFF & ~removed
-    return (clubs & -clubs).bit_length() - 1
-
-
 def _distinct_candidates(view: PlayerView) -> list[int]:
     """The proper plays, keeping the lowest card of each run of equivalent cards:
     cards of one suit with no card between them that another seat may hold."""
@@ -408,9 +405,7 @@ def _exact(view: PlayerView, deal: Sequence[int], card: int, value: Value) -> fl
         nxt[seat] &= ~(1 << c)
         now = [*cards, c]
         if len(now) == n:
-            led = now[0] // 13
-            best_card = max(x for x in now if x >= 39 or x // 13 == led)
-            winner = (leader + now.index(best_card)) % n
+            winner = trick_winner(leader, now, n)
             t = list(tricks)
             t[winner] += 1
             return search(nxt, winner, [], t, broken or c >= 39, done + 1)

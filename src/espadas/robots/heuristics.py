@@ -38,6 +38,7 @@ from espadas.robots.knowledge import (
     Knowledge,
     above,
     below,
+    bits,
     chance_none,
     holding_odds,
     is_master,
@@ -59,16 +60,6 @@ def beats(card: int, best: int, led: int) -> bool:
     if card >= 39:
         return best < 39 or card > best
     return card // 13 == led and best < 39 and card > best
-
-
-def _bits(mask: int) -> list[int]:
-    """The cards of a mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def is_nil(bid: BidValue | None) -> bool:
@@ -120,7 +111,7 @@ class Situation:
 
     def mine(self, suit: int) -> list[int]:
         """This seat's cards of ``suit``, lowest first."""
-        return _bits(self.k.hand & SUIT_MASKS[suit])
+        return bits(self.k.hand & SUIT_MASKS[suit])
 
 
 def _side_contract(view: PlayerView, side: int) -> tuple[int, int]:
@@ -201,7 +192,7 @@ def situation(view: PlayerView, rng: random.Random) -> Situation:
         me=me,
         n=n,
         partner=(me + 2) % 4 if rules.partnerships else None,
-        plays=_bits(view.proper_plays),
+        plays=bits(view.proper_plays),
         led=led,
         best=best,
         best_seat=best_seat,
@@ -505,7 +496,7 @@ def _win_lead(sit: Situation) -> int:
     spades = [c for c in plays if c >= 39]
     my_spades = (k.hand & SPADES).bit_count()
     if spades and opps:
-        most = max(sum(sit.odds[o][c] for c in _bits(k.unseen & SPADES)) for o in opps)
+        most = max(sum(sit.odds[o][c] for c in bits(k.unseen & SPADES)) for o in opps)
         top = spades[-1]
         if most > 0.3 and is_master(k, top) and my_spades >= most + 1:
             return top

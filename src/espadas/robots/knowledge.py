@@ -97,7 +97,7 @@ def sample_deal(k: Knowledge, rng: random.Random, tries: int = 20) -> list[int]:
         ok = True
         for s in order:
             allowed = pool & ~k.voids[s] if strict else pool
-            cards = _bits(allowed)
+            cards = bits(allowed)
             if len(cards) < need[s]:
                 ok = False
                 break
@@ -112,7 +112,8 @@ def sample_deal(k: Knowledge, rng: random.Random, tries: int = 20) -> list[int]:
     raise AssertionError("unreachable: the last try ignores voids")
 
 
-def _bits(mask: int) -> list[int]:
+def bits(mask: int) -> list[int]:
+    """The cards of a mask as plain ints, lowest first (cheaper than iterating a CardSet)."""
     out = []
     while mask:
         low = mask & -mask
@@ -173,11 +174,11 @@ def holding_odds(k: Knowledge, rounds: int = 3) -> list[list[float]]:
     cards are treated as independent."""
     n = k.n
     odds = [[0.0] * 52 for _ in range(n)]
-    for c in _bits(k.hand):
+    for c in bits(k.hand):
         odds[k.seat][c] = 1.0
     others = [s for s in range(n) if s != k.seat]
     poss = {s: k.possible(s) for s in others}
-    unseen = _bits(k.unseen)
+    unseen = bits(k.unseen)
     weight = {s: 1.0 for s in others}
     for _ in range(rounds):
         expected = dict.fromkeys(others, 0.0)
