@@ -27,7 +27,7 @@ from espadas.engine import (
 )
 from espadas.engine.errors import RecordError
 from espadas.engine.record import replay
-from espadas.i18n import ERRORS, UI, bid_name, error_text, has_text, seat_name, translate
+from espadas.i18n import ERRORS, TABLE_ERRORS, UI, bid_name, error_text, has_text, seat_name, translate
 
 ENGINE = Path(espadas.engine.__file__).parent
 ERROR_CLASSES = {
@@ -132,9 +132,9 @@ def _variants(value: str | tuple[str, ...]) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else value
 
 
-@pytest.mark.parametrize("key", sorted({**ERRORS, **UI}))
+@pytest.mark.parametrize("key", sorted({**ERRORS, **UI, **TABLE_ERRORS}))
 def test_both_languages_use_the_same_parameters(key: str) -> None:
-    entry = {**ERRORS, **UI}[key]
+    entry = {**ERRORS, **UI, **TABLE_ERRORS}[key]
     assert set(entry) == {"es", "en"}
     es = [_fields(t) for t in _variants(entry["es"])]
     en = [_fields(t) for t in _variants(entry["en"])]
@@ -143,7 +143,9 @@ def test_both_languages_use_the_same_parameters(key: str) -> None:
 
 def test_error_and_interface_keys_do_not_clash() -> None:
     assert not set(ERRORS) & set(UI)
-    assert all(k.startswith("ui.") for k in UI)
+    assert not set(ERRORS) & set(TABLE_ERRORS)
+    assert not set(UI) & set(TABLE_ERRORS)
+    assert all(k.startswith(("ui.", "api.")) for k in UI)
 
 
 def test_real_errors_from_the_engine() -> None:

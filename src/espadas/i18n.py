@@ -466,9 +466,164 @@ UI: dict[str, dict[str, Template]] = {
         "en": "Could not save the record to {path}: {error}",
     },
     "ui.bad_rules": {"es": "Reglas no válidas: {error}", "en": "Invalid rules: {error}"},
+    # espadas verify
+    "ui.verify_ok": {"es": "Mano {hand}: correcta", "en": "Hand {hand}: correct"},
+    "ui.verify_mismatch": {
+        "es": "Mano {hand}: NO coincide (compromiso {expected}, calculado {actual})",
+        "en": "Hand {hand}: does NOT match (commitment {expected}, computed {actual})",
+    },
+    "ui.verify_no_commitment": {
+        "es": "Mano {hand}: sin compromiso",
+        "en": "Hand {hand}: no commitment",
+    },
+    "ui.verify_no_salt": {
+        "es": "Mano {hand}: sin sal (compromiso {expected})",
+        "en": "Hand {hand}: no salt (commitment {expected})",
+    },
+    "ui.verify_all_ok": {
+        "es": "Todas las manos ({count}) coinciden con su compromiso.",
+        "en": "Every hand ({count}) matches its commitment.",
+    },
+    "ui.verify_no_hands": {
+        "es": "El registro no tiene manos: nada que verificar.",
+        "en": "The record has no hands: nothing to verify.",
+    },
+    "ui.verify_failed": {
+        "es": "Fallan {bad} de {count} manos: {items}.",
+        "en": "{bad} of {count} hands fail: {items}.",
+    },
+    "ui.verify_bad_record": {
+        "es": "Registro no válido: {error}",
+        "en": "Invalid record: {error}",
+    },
+    # API refusals that are not table rules
+    "api.too_many": {
+        "es": "Demasiadas peticiones: espera un momento.",
+        "en": "Too many requests: wait a moment.",
+    },
+    "api.bad_origin": {
+        "es": "Petición de otro sitio rechazada.",
+        "en": "Request from another site refused.",
+    },
+    "api.csrf": {
+        "es": "Falta el código de seguridad de la página (CSRF): recarga la página.",
+        "en": "The page's security token (CSRF) is missing: reload the page.",
+    },
+    "api.too_big": {
+        "es": "La petición es demasiado grande.",
+        "en": "The request is too big.",
+    },
+    "api.not_found": {
+        "es": "No existe esa mesa.",
+        "en": "There is no such table.",
+    },
+    "api.no_session": {
+        "es": "Primero elige tu nombre.",
+        "en": "Choose your name first.",
+    },
+    "api.bad_request": {
+        "es": "Petición no válida: {detail}",
+        "en": "Invalid request: {detail}",
+    },
+    "api.bad_link": {
+        "es": "Ese enlace para continuar no es válido.",
+        "en": "That resume link is not valid.",
+    },
+    "api.not_found_path": {
+        "es": "No existe esa dirección.",
+        "en": "There is no such address.",
+    },
 }
 
-CATALOG: dict[str, dict[str, Template]] = {**ERRORS, **UI}
+# Table and API errors (the tables layer and the server), by code.
+TABLE_ERRORS: dict[str, dict[str, Template]] = {
+    "not_seated": {
+        "es": "Solo quienes están sentados a esta mesa pueden hacer eso.",
+        "en": "Only the players seated at this table may do that.",
+    },
+    "not_creator": {
+        "es": "Solo quien armó la mesa puede hacer eso.",
+        "en": "Only the table's creator may do that.",
+    },
+    "already_started": {
+        "es": "La partida ya empezó.",
+        "en": "The game has already started.",
+    },
+    "not_started": {
+        "es": "La partida todavía no empezó.",
+        "en": "The game has not started yet.",
+    },
+    "no_partners": {
+        "es": "Es una partida individual: no hay parejas.",
+        "en": "This is an individual game: there are no partners.",
+    },
+    "bad_partner": {
+        "es": "Tu compañero es uno de los asientos 1, 2 o 3.",
+        "en": "Your partner is one of the seats 1, 2 or 3.",
+    },
+    "bad_robot": {
+        "es": "No hay un robot «{level}». Elige entre: {levels}.",
+        "en": "There is no robot “{level}”. Choose one of: {levels}.",
+    },
+    "seat_taken": {
+        "es": "El asiento {seat} no está libre.",
+        "en": "Seat {seat} is not empty.",
+    },
+    "not_robot": {
+        "es": "Solo se puede liberar el asiento de un robot.",
+        "en": "Only a robot's seat can be freed.",
+    },
+    "seats_empty": {
+        "es": "Faltan jugadores: invita a alguien o completa con robots.",
+        "en": "Seats are empty: invite someone or add robots.",
+    },
+    "bad_action": {
+        "es": "Esa acción no existe.",
+        "en": "That action does not exist.",
+    },
+    "bad_bid": {
+        "es": "Una apuesta es un número de bazas, nil o blind_nil.",
+        "en": "A bid is a number of tricks, nil or blind_nil.",
+    },
+    "bad_card": {
+        "es": "Una carta se escribe como AS, 10H o QD.",
+        "en": "A card is written like AS, 10H or QD.",
+    },
+    "no_claim": {
+        "es": "Nadie está haciendo esperar a la mesa.",
+        "en": "Nobody is keeping the table waiting.",
+    },
+    "no_claim_own": {
+        "es": "No puedes cerrar la partida contra tu propia pareja.",
+        "en": "You cannot close the game on your own side.",
+    },
+    "claim_early": {
+        "es": "Todavía no pasó el tiempo límite del turno (se cumple el {at}).",
+        "en": "The turn limit has not passed yet (it does at {at}).",
+    },
+    "not_finished": {
+        "es": "La revancha se juega cuando termina la partida.",
+        "en": "A rematch follows a finished game.",
+    },
+    "rematch_exists": {
+        "es": "La revancha ya está abierta.",
+        "en": "The rematch is already open.",
+    },
+    "busy": {
+        "es": "La mesa está ocupada; vuelve a intentarlo.",
+        "en": "The table is busy; try again.",
+    },
+    "bad_target": {
+        "es": "La meta es de {allowed} puntos con este preset.",
+        "en": "The target is {allowed} points with this preset.",
+    },
+    "robot_renege": {
+        "es": "Un robot no puede renunciar.",
+        "en": "A robot may not renege.",
+    },
+}
+
+CATALOG: dict[str, dict[str, Template]] = {**ERRORS, **UI, **TABLE_ERRORS}
 
 
 def seat_name(seat: int, players: int = 4, lang: str = DEFAULT_LANG) -> str:
@@ -507,7 +662,8 @@ def translate(code: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
 def error_text(err: EspadasError, lang: str = DEFAULT_LANG, *, players: int = 4) -> str:
     """What ``err`` means, in ``lang``; its English message for a code without a
     text (or raised with parameters the text cannot use)."""
-    if not isinstance(err, TRANSLATED) or err.code not in ERRORS:
+    known = isinstance(err, TRANSLATED) and err.code in ERRORS
+    if not known and err.code not in TABLE_ERRORS:
         return err.message
     try:
         return translate(err.code, lang, players=players, **err.params)

@@ -11,15 +11,15 @@ import sys
 from collections.abc import Sequence
 
 from espadas import __version__
-from espadas.cli import bench, export, match, play, replay, robot
+from espadas.cli import bench, export, match, play, replay, robot, serve, verify
 
-COMMANDS = (play, replay, export, match, robot, bench)
+COMMANDS = (serve, play, replay, export, match, robot, bench, verify)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="espadas",
-        description="Espadas: Spades in Spanish and English — play, replay, export, bench.",
+        description="Espadas: Spades in Spanish and English (serve, play, replay, verify, ...).",
     )
     parser.add_argument("--version", action="version", version=f"espadas {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -1,0 +1,86 @@
+"""``espadas serve``: the online tables, on a SQLite file by default.
+
+``espadas serve [--host H] [--port P] [--db URL] [--data DIR]
+[--turn-limit-hours N] [--robot NAME=COMMAND ...]`` starts one process that
+serves the JSON API and the live views, applies the database migrations first,
+and prints the address to open.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "serve", help="run the server: tables by invitation link, JSON API, live views"
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (8000)")
+    p.add_argument(
+        "--db",
+        default=None,
+        help="database URL: sqlite:///FILE (default: DATA/espadas.db) or postgresql://...",
+    )
+    p.add_argument(
+        "--data", default="espadas-data", help="folder for the SQLite file and the cookie key"
+    )
+    p.add_argument(
+        "--turn-limit-hours",
+        type=float,
+        default=48.0,
+        help="how long a player may keep the table waiting before the others may claim (48)",
+    )
+    p.add_argument(
+        "--robot",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="offer an external robot program (espadas-robot/1) at tables under NAME",
+    )
+    p.add_argument("--robot-workers", type=int, default=2, help="robot processes (2)")
+    p.add_argument(
+        "--public-url", default=None, help="the address people use, for invitation links"
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from espadas.robots.registry import LEVELS
+    from espadas.server.app import create_app
+    from espadas.server.settings import Settings
+
+    external: dict[str, str] = {}
+    for item in args.robot:
+        name, sep, command = item.partition("=")
+        name = name.strip()
+        if not sep or not name or not command.strip() or name in LEVELS:
+            print(
+                f"espadas serve: --robot wants NAME=COMMAND with a new name, not {item!r}",
+                file=sys.stderr,
+            )
+            return 2
+        external[name] = command.strip()
+    if args.turn_limit_hours <= 0 or not 0 < args.port < 65536 or args.robot_workers < 0:
+        print("espadas serve: bad --turn-limit-hours, --port or --robot-workers", file=sys.stderr)
+        return 2
+    settings = Settings(
+        data=Path(args.data),
+        db=args.db,
+        turn_limit=timedelta(hours=args.turn_limit_hours),
+        external_robots=external,
+        robot_workers=args.robot_workers,
+        public_url=args.public_url,
+    )
+    app = create_app(settings)
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
+    print(f"Espadas: abre http://{shown}:{args.port}/  (open it in your browser)", flush=True)
+    print(f"Datos / data: {settings.db_url if args.db is None else '(--db)'}", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

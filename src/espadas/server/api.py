@@ -1,0 +1,484 @@
+"""The JSON API (documented by OpenAPI at ``/openapi.json``, readable at ``/docs``)
+and the live WebSocket of each table.
+
+Every answer about a table is a *view*: the seat's own view for the person
+seated there, the public view for everyone else. A refused request answers
+4xx with ``{"error": CODE, "message": TEXT}``, the text in the language of the
+request's ``Accept-Language`` (Spanish by default), and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, RedirectResponse
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+)
+
+from espadas.engine import EspadasError, Rules
+from espadas.server.guard import same_origin
+from espadas.server.hub import Hub
+from espadas.server.identity import (
+    COOKIE_AGE,
+    CSRF_COOKIE,
+    PLAYER_COOKIE,
+    Identity,
+)
+from espadas.server.settings import Settings
+from espadas.store.store import Player, Store, new_token
+from espadas.tables.table import BadCommand, Table
+from espadas.tables.view import table_view
+
+router = APIRouter()
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+TableId = Annotated[
+    str, StringConstraints(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+]
+OptionValue = StrictBool | StrictInt | Annotated[StrictStr, StringConstraints(max_length=20)] | None
+
+
+class ApiError(Exception):
+    """A refusal outside the rules (no session, unknown table): ``code`` is a
+    catalog key ``api.CODE``."""
+
+    def __init__(self, status: int, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+        self.params = params
+
+
+class SessionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+
+
+class TableIn(BaseModel):
+    """A new table: preset, target, renege mode and other options (RULES.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+    preset: Literal["estandar", "pagat", "cien", "sala"] = "estandar"
+    target: StrictInt | None = Field(None, ge=1, le=100_000)
+    renege: Literal["allowed", "prevented"] | None = None
+    options: dict[Annotated[str, StringConstraints(max_length=30)], OptionValue] = Field(
+        default_factory=dict, max_length=20
+    )
+
+
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: StrictInt = Field(ge=0, le=5)
+
+
+class RobotsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: Annotated[str, StringConstraints(max_length=40)]
+    seats: list[Annotated[int, Field(ge=0, le=5)]] | None = Field(None, max_length=6)
+
+
+class ActionIn(BaseModel):
+    """An action of the seated person: ``look``, ``bid`` (value: 0-13, "nil",
+    "blind_nil"), ``play`` (value: a card such as "QH"), ``accuse`` (value: a
+    seat), ``next_hand``, ``confirm_end``, ``abandon`` or ``claim``."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["look", "bid", "play", "accuse", "next_hand", "confirm_end", "abandon", "claim"]
+    value: StrictInt | Annotated[StrictStr, StringConstraints(max_length=12)] | None = None
+
+
+class RematchIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    partner: StrictInt | None = Field(None, ge=1, le=3)
+
+
+class ResumeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: Annotated[str, StringConstraints(max_length=100)]
+
+
+# -- dependencies --------------------------------------------------------------
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def settings_of(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+async def player_or_none(request: Request) -> Player | None:
+    identity: Identity = request.app.state.identity
+    player_id = identity.read(request.cookies.get(PLAYER_COOKIE))
+    if player_id is None:
+        return None
+    store: Store = request.app.state.store
+    return await store.player(player_id)
+
+
+async def player_required(
+    player: Annotated[Player | None, Depends(player_or_none)],
+) -> Player:
+    if player is None:
+        raise ApiError(401, "no_session")
+    return player
+
+
+HubDep = Annotated[Hub, Depends(hub_of)]
+SettingsDep = Annotated[Settings, Depends(settings_of)]
+PlayerDep = Annotated[Player, Depends(player_required)]
+MaybePlayerDep = Annotated[Player | None, Depends(player_or_none)]
+
+
+def _base(request: Request, settings: Settings) -> str:
+    return (settings.public_url or str(request.base_url)).rstrip("/")
+
+
+async def _table(hub: Hub, table_id: str) -> Table:
+    from espadas.store.store import UnknownTable
+
+    try:
+        return await hub.table(table_id)
+    except UnknownTable:
+        raise ApiError(404, "not_found") from None
+
+
+def _view(table: Table, player: Player | None, settings: Settings) -> dict[str, Any]:
+    return table_view(table, None if player is None else player.id, turn_limit=settings.turn_limit)
+
+
+def _set_session(response: Response, identity: Identity, player: Player, secure: bool) -> str:
+    csrf = new_token()
+    for key, value, http_only in (
+        (PLAYER_COOKIE, identity.sign(player.id), True),
+        (CSRF_COOKIE, csrf, False),
+    ):
+        response.set_cookie(
+            key,
+            value,
+            max_age=COOKIE_AGE,
+            httponly=http_only,
+            samesite="lax",
+            secure=secure,
+            path="/",
+        )
+    return csrf
+
+
+# -- identity ---------------------------------------------------------------------
+@router.post("/api/session", tags=["identity"])
+async def create_session(
+    body: SessionIn,
+    request: Request,
+    response: Response,
+    player: MaybePlayerDep,
+    settings: SettingsDep,
+) -> dict[str, Any]:
+    """Chooses a display name. A new visitor gets a signed cookie (no password);
+    a known one is renamed. Answers the CSRF token to send as ``X-CSRF-Token``."""
+    store: Store = request.app.state.store
+    if player is None:
+        player = await store.create_player(body.name, settings.clock.now())
+    else:
+        await store.rename_player(player.id, body.name)
+        player = Player(player.id, body.name)
+    csrf = _set_session(response, request.app.state.identity, player, request.url.scheme == "https")
+    return {"name": player.name, "csrf": csrf}
+
+
+@router.get("/api/session", tags=["identity"])
+async def read_session(request: Request, player: PlayerDep) -> dict[str, Any]:
+    """Who you are, and the CSRF token of this browser."""
+    return {"name": player.name, "csrf": request.cookies.get(CSRF_COOKIE)}
+
+
+@router.post("/api/resume-link", tags=["identity"])
+async def create_resume_link(
+    request: Request, player: PlayerDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """A private link that continues as you on another device. Keep it secret."""
+    store: Store = request.app.state.store
+    token = await store.resume_link(player.id, settings.clock.now())
+    return {"url": f"{_base(request, settings)}/resume/{token}", "token": token}
+
+
+async def _resume(request: Request, token: str, response: Response) -> Player:
+    store: Store = request.app.state.store
+    player = await store.player_for_link(token[:100])
+    if player is None:
+        raise ApiError(404, "bad_link")
+    _set_session(response, request.app.state.identity, player, request.url.scheme == "https")
+    return player
+
+
+@router.post("/api/resume", tags=["identity"])
+async def resume(body: ResumeIn, request: Request, response: Response) -> dict[str, Any]:
+    """Signs this device in with a resume link's token."""
+    player = await _resume(request, body.token, response)
+    return {"name": player.name}
+
+
+@router.get("/resume/{token}", tags=["identity"], response_class=RedirectResponse)
+async def resume_page(token: str, request: Request) -> Response:
+    """Opening a resume link signs the device in and goes to the start page."""
+    response = RedirectResponse("/", status_code=303)
+    await _resume(request, token, response)
+    return response
+
+
+# -- tables ----------------------------------------------------------------------
+def _rules(body: TableIn) -> Rules:
+    options: dict[str, Any] = dict(body.options)
+    if "preset" in options:
+        raise BadCommand("bad_action", "the preset is its own field")
+    if body.target is not None:
+        options["target"] = body.target
+    if body.renege is not None:
+        options["renege"] = body.renege
+    target = options.get("target")
+    if body.preset == "estandar":
+        if target is not None and target not in (250, 500):
+            raise BadCommand("bad_target", "the target is 250 or 500", allowed="250 / 500")
+    else:
+        wanted = Rules.from_preset(body.preset).target
+        if target is not None and target != wanted:
+            raise BadCommand("bad_target", f"the target is {wanted}", allowed=str(wanted))
+    return Rules.from_preset(body.preset, **options)
+
+
+@router.post("/api/tables", status_code=201, tags=["tables"])
+async def create_table(
+    body: TableIn, request: Request, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """Opens a table; you sit at seat 0. Share ``invite`` (the table's link):
+    the first people to open it sit down, later visitors watch."""
+    rules = _rules(body)
+    table, events = Table.create(new_token(), rules, player.id, player.name, settings.clock.now())
+    await hub.create(table, events)
+    return {
+        "id": table.id,
+        "invite": f"{_base(request, settings)}/mesa/{table.id}",
+        "view": _view(table, player, settings),
+    }
+
+
+@router.get("/api/tables", tags=["tables"])
+async def my_tables(request: Request, player: PlayerDep) -> dict[str, Any]:
+    """The tables you opened or sat at, newest first."""
+    store: Store = request.app.state.store
+    return {"tables": await store.tables_of(player.id)}
+
+
+@router.get("/api/tables/{table_id}", tags=["tables"])
+async def read_table(
+    table_id: TableId, player: MaybePlayerDep, hub: HubDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """The table as you may see it (``version`` grows with every event)."""
+    return _view(await _table(hub, table_id), player, settings)
+
+
+async def _run(
+    hub: Hub,
+    table_id: str,
+    player: Player,
+    settings: Settings,
+    command: Any,
+) -> dict[str, Any]:
+    await _table(hub, table_id)
+    table, _events = await hub.command(table_id, command)
+    return _view(table, player, settings)
+
+
+@router.post("/api/tables/{table_id}/join", tags=["tables"])
+async def join_table(
+    table_id: TableId, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """Opening the invitation: a free seat before the game starts, else you watch
+    (``you`` is your seat, or ``null``)."""
+    now = settings.clock.now()
+    return await _run(
+        hub, table_id, player, settings, lambda t: t.join(player.id, player.name, now)
+    )
+
+
+@router.post("/api/tables/{table_id}/partner", tags=["tables"])
+async def choose_partner(
+    table_id: TableId, body: SeatIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """The creator chooses the seat of their partner (who moves opposite them)."""
+    now = settings.clock.now()
+    return await _run(
+        hub, table_id, player, settings, lambda t: t.choose_partner(player.id, body.seat, now)
+    )
+
+
+@router.post("/api/tables/{table_id}/robots", tags=["tables"])
+async def add_robots(
+    table_id: TableId, body: RobotsIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """The creator fills empty seats (all, or ``seats``) with robots of ``level``."""
+    now = settings.clock.now()
+    levels = settings.robot_levels()
+    return await _run(
+        hub,
+        table_id,
+        player,
+        settings,
+        lambda t: t.add_robots(player.id, body.level, now, body.seats, levels),
+    )
+
+
+@router.post("/api/tables/{table_id}/free", tags=["tables"])
+async def free_seat(
+    table_id: TableId, body: SeatIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """The creator takes a robot out of a seat before the start."""
+    now = settings.clock.now()
+    return await _run(
+        hub, table_id, player, settings, lambda t: t.free_seat(player.id, body.seat, now)
+    )
+
+
+@router.post("/api/tables/{table_id}/start", tags=["tables"])
+async def start_game(
+    table_id: TableId, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """The creator starts the game once every seat is taken; the first hand is dealt."""
+    now = settings.clock.now()
+    return await _run(hub, table_id, player, settings, lambda t: t.start(player.id, now))
+
+
+@router.post("/api/tables/{table_id}/actions", tags=["play"])
+async def act(
+    table_id: TableId, body: ActionIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """An action of yours at the table (see the ``legal`` list of your view)."""
+    now = settings.clock.now()
+    return await _run(
+        hub,
+        table_id,
+        player,
+        settings,
+        lambda t: t.act(
+            player.id, body.type, now, value=body.value, turn_limit=settings.turn_limit
+        ),
+    )
+
+
+@router.post("/api/tables/{table_id}/rematch", status_code=201, tags=["tables"])
+async def rematch(
+    table_id: TableId,
+    body: RematchIn,
+    request: Request,
+    player: PlayerDep,
+    hub: HubDep,
+    settings: SettingsDep,
+) -> dict[str, Any]:
+    """The creator opens a rematch once the game is over: same rules, same people
+    and robots, the partners kept or (``partner``) chosen anew."""
+    old = await _table(hub, table_id)
+    now = settings.clock.now()
+    if player.id == old.creator and old.status == "finished" and old.rematch is None:
+        new, events = Table.rematch_from(old, new_token(), now, body.partner)
+        await hub.create(new, events)
+        new_id = new.id
+    else:
+        new_id = "-"
+    await hub.command(table_id, lambda t: t.mark_rematch(player.id, new_id, now))
+    table = await _table(hub, new_id)
+    return {
+        "id": table.id,
+        "invite": f"{_base(request, settings)}/mesa/{table.id}",
+        "view": _view(table, player, settings),
+    }
+
+
+@router.get("/api/tables/{table_id}/record", tags=["tables"])
+async def download_record(table_id: TableId, hub: HubDep) -> Response:
+    """The table's ``espadas-record/1``: the finished hands while it is played,
+    all of it once the game is over (each hand with its commitment and salt)."""
+    table = await _table(hub, table_id)
+    return JSONResponse(
+        table.record(),
+        headers={"content-disposition": f'attachment; filename="espadas-{table_id[:12]}.json"'},
+    )
+
+
+# -- live updates -----------------------------------------------------------------
+@router.websocket("/api/tables/{table_id}/live")
+async def live(websocket: WebSocket, table_id: str) -> None:
+    """Pushes ``{"type": "view", "version": N, "view": {...}}`` after every event.
+    Send ``{"type": "sync"}`` (or ``{"type": "sync", "version": N}``) to get the
+    current view again after missing frames."""
+    app = websocket.app
+    hub: Hub = app.state.hub
+    settings: Settings = app.state.settings
+    headers = {k.lower(): v for k, v in websocket.headers.items()}
+    if not same_origin(headers) or len(table_id) > 64:
+        await websocket.close(code=1008)
+        return
+    identity: Identity = app.state.identity
+    player_id = identity.read(websocket.cookies.get(PLAYER_COOKIE))
+    store: Store = app.state.store
+    player = None if player_id is None else await store.player(player_id)
+    try:
+        await hub.table(table_id)
+    except KeyError:
+        await websocket.close(code=4404)
+        return
+    await websocket.accept()
+    flag = hub.subscribe(table_id)
+    sent = 0
+
+    async def receive() -> None:
+        nonlocal sent
+        while True:
+            text = await websocket.receive_text()
+            try:
+                message = json.loads(text[:1000])
+            except ValueError:
+                continue
+            if isinstance(message, dict) and message.get("type") == "sync":
+                sent = 0
+                flag.set()
+
+    reader = asyncio.create_task(receive())
+    try:
+        flag.set()
+        while not hub.closing:
+            waiter = asyncio.create_task(flag.wait())
+            done, _ = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if reader in done:
+                waiter.cancel()
+                break
+            flag.clear()
+            table = await hub.table(table_id)
+            if table.version > sent:
+                view = _view(table, player, settings)
+                await websocket.send_json({"type": "view", "version": table.version, "view": view})
+                sent = table.version
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hub.unsubscribe(table_id, flag)
+        reader.cancel()
+        with contextlib.suppress(BaseException):
+            await reader
+
+
+def error_body(err: EspadasError, lang: str, players: int = 4) -> dict[str, Any]:
+    from espadas.i18n import error_text
+
+    return {"error": err.code, "message": error_text(err, lang, players=players)}

@@ -1,0 +1,142 @@
+"""The ASGI application: :func:`create_app` wires store, robots, hub, guard and API.
+
+On start it applies the database migrations and lets the robots of every game
+in progress play on (a restarted server resumes every table).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from espadas.engine import EspadasError, InvalidRules, ParseError, RuleError
+from espadas.i18n import translate
+from espadas.server.api import ApiError, error_body, router
+from espadas.server.guard import Guard
+from espadas.server.hub import Hub
+from espadas.server.identity import Identity
+from espadas.server.language import request_lang
+from espadas.server.robot_pool import RobotPool
+from espadas.server.settings import Settings
+from espadas.store.store import Store, UnknownTable
+from espadas.tables.table import TableError
+
+log = logging.getLogger("espadas.server")
+
+
+def _lang(request: Request) -> str:
+    return request_lang(request.headers.get("accept-language"))
+
+
+def _status(err: EspadasError) -> int:
+    if isinstance(err, TableError):
+        return err.status
+    if isinstance(err, ParseError | InvalidRules):
+        return 422
+    if isinstance(err, RuleError):
+        return 409
+    return 400
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application for ``settings`` (defaults: a SQLite file in ``espadas-data``)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settings.data.mkdir(parents=True, exist_ok=True)
+        store = await Store.open(settings.db_url)
+        robots = RobotPool(settings.robot_workers)
+        hub = Hub(store, settings, robots)
+        app.state.store = store
+        app.state.hub = hub
+        app.state.settings = settings
+        app.state.identity = Identity(settings.signing_key())
+        await hub.resume()
+        try:
+            yield
+        finally:
+            await hub.close()
+            robots.close()
+            await store.close()
+
+    app = FastAPI(
+        title="Espadas",
+        version="1",
+        description="Spades tables by invitation link: JSON API and live views.",
+        lifespan=lifespan,
+    )
+    app.include_router(router)
+
+    @app.exception_handler(EspadasError)
+    async def rule_refused(request: Request, err: EspadasError) -> JSONResponse:
+        return JSONResponse(error_body(err, _lang(request)), status_code=_status(err))
+
+    @app.exception_handler(ApiError)
+    async def api_refused(request: Request, err: ApiError) -> JSONResponse:
+        text = translate("api." + err.code, _lang(request), **err.params)
+        return JSONResponse({"error": err.code, "message": text}, status_code=err.status)
+
+    @app.exception_handler(UnknownTable)
+    async def unknown_table(request: Request, err: UnknownTable) -> JSONResponse:
+        text = translate("api.not_found", _lang(request))
+        return JSONResponse({"error": "not_found", "message": text}, status_code=404)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
+        details = []
+        for problem in err.errors()[:3]:
+            where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body")
+            details.append(
+                f"{where}: {problem.get('msg', '')}" if where else problem.get("msg", "")
+            )
+        text = translate("api.bad_request", _lang(request), detail="; ".join(details)[:300])
+        return JSONResponse({"error": "bad_request", "message": text}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
+        code = "not_found_path" if err.status_code == 404 else "bad_request"
+        text = translate("api." + code, _lang(request), detail=str(err.detail)[:200])
+        return JSONResponse({"error": code, "message": text}, status_code=err.status_code)
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def home(request: Request) -> HTMLResponse:
+        return HTMLResponse(_page(_lang(request), None))
+
+    @app.get("/mesa/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def table_page(request: Request, table_id: str) -> HTMLResponse:
+        return HTMLResponse(_page(_lang(request), table_id[:64]))
+
+    @app.get("/health", include_in_schema=False)
+    async def health() -> dict[str, Any]:
+        return {"ok": True}
+
+    app.add_middleware(Guard, max_body=settings.max_body, rate=settings.rate, burst=settings.burst)
+    return app
+
+
+def _page(lang: str, table_id: str | None) -> str:
+    title = "Espadas"
+    if lang == "en":
+        text = (
+            "The Espadas server is running. The JSON API is described at "
+            '<a href="/docs">/docs</a> (OpenAPI: <a href="/openapi.json">/openapi.json</a>).'
+        )
+    else:
+        text = (
+            "El servidor de Espadas está en marcha. La API JSON está descrita en "
+            '<a href="/docs">/docs</a> (OpenAPI: <a href="/openapi.json">/openapi.json</a>).'
+        )
+    table = f"<p>Mesa <code>{html.escape(table_id)}</code></p>" if table_id else ""
+    return (
+        f'<!doctype html><html lang="{lang}"><meta charset="utf-8">'
+        f"<title>{title}</title><h1>{title}</h1>{table}<p>{text}</p></html>"
+    )

@@ -1,0 +1,222 @@
+"""The hub: one writer per table, durable before visible, robots on their turns.
+
+Every command on a table runs under that table's lock: the hub brings its
+cached :class:`~espadas.tables.table.Table` up to date from the store, lets
+the command add events, commits them, and only then tells the subscribers
+(WebSocket clients) that a new version exists. If the commit fails (another
+instance wrote first), the cached table is dropped and the command is tried
+again on the fresh log. After each commit the hub lets the robots whose turn
+it is play, one decision at a time, in the robot pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from espadas.engine import Action, RuleError
+from espadas.server.robot_pool import RobotPool, fallback
+from espadas.server.settings import Settings
+from espadas.store.store import Conflict, Store
+from espadas.tables.table import Event, Table, TableError
+
+log = logging.getLogger("espadas.hub")
+
+Command = Callable[[Table], list[Event]]
+
+
+class Busy(TableError):
+    """The table changed under us too many times in a row."""
+
+    status = 503
+
+
+class Hub:
+    """Coordinates the store, the tables, the robots and the live subscribers."""
+
+    def __init__(self, store: Store, settings: Settings, robots: RobotPool) -> None:
+        self.store = store
+        self.settings = settings
+        self.robots = robots
+        self._tables: dict[str, Table] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._subscribers: dict[str, set[asyncio.Event]] = {}
+        self._drivers: dict[str, asyncio.Task[None]] = {}
+        self.closing = False
+
+    # -- reading ------------------------------------------------------------------
+    def _lock(self, table_id: str) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    async def _load(self, table_id: str) -> Table:
+        table = self._tables.get(table_id)
+        if table is None:
+            table = Table.replay(table_id, await self.store.events(table_id))
+            self._tables[table_id] = table
+            return table
+        for event in await self.store.events(table_id, after=table.version):
+            table.apply(event)
+        return table
+
+    async def table(self, table_id: str) -> Table:
+        """The table as committed now. Raises
+        :class:`~espadas.store.store.UnknownTable`."""
+        async with self._lock(table_id):
+            return await self._load(table_id)
+
+    # -- writing ------------------------------------------------------------------
+    async def create(self, table: Table, events: list[Event]) -> None:
+        """Commits a new table's first events."""
+        await self.store.append(table.id, 0, events, table.status, table.creator)
+        self._tables[table.id] = table
+
+    async def command(self, table_id: str, command: Command) -> tuple[Table, list[Event]]:
+        """Runs ``command`` on the table and commits what it adds; then tells the
+        subscribers and wakes the robots. A refused command changes nothing."""
+        for _attempt in range(8):
+            async with self._lock(table_id):
+                table = await self._load(table_id)
+                before = table.version
+                try:
+                    new = command(table)
+                except BaseException:
+                    if table.version != before:
+                        self._tables.pop(table_id, None)
+                    raise
+                if not new:
+                    return table, []
+                try:
+                    await self.store.append(table_id, before, new, table.status)
+                except Conflict:
+                    self._tables.pop(table_id, None)
+                    continue
+                except BaseException:
+                    self._tables.pop(table_id, None)
+                    raise
+            self.notify(table_id)
+            self.wake_robots(table_id)
+            return table, new
+        raise Busy("busy", "the table is busy; try again")
+
+    # -- live subscribers -----------------------------------------------------------
+    def subscribe(self, table_id: str) -> asyncio.Event:
+        """An event that is set whenever the table has a new version."""
+        flag = asyncio.Event()
+        self._subscribers.setdefault(table_id, set()).add(flag)
+        return flag
+
+    def unsubscribe(self, table_id: str, flag: asyncio.Event) -> None:
+        subscribers = self._subscribers.get(table_id)
+        if subscribers is not None:
+            subscribers.discard(flag)
+            if not subscribers:
+                del self._subscribers[table_id]
+
+    def notify(self, table_id: str) -> None:
+        for flag in self._subscribers.get(table_id, ()):
+            flag.set()
+
+    # -- robots ----------------------------------------------------------------------
+    async def resume(self) -> None:
+        """Wakes the robots of every game in progress (after a start or a crash)."""
+        for table_id in await self.store.tables_with_status("playing"):
+            self.wake_robots(table_id)
+
+    def wake_robots(self, table_id: str) -> None:
+        """Starts the robot driver of the table unless it is already running."""
+        if self.closing:
+            return
+        task = self._drivers.get(table_id)
+        if task is not None and not task.done():
+            return
+        self._drivers[table_id] = asyncio.create_task(self._drive(table_id))
+
+    async def _drive(self, table_id: str) -> None:
+        try:
+            while not self.closing:
+                table = await self.table(table_id)
+                seat = table.robot_to_act
+                if seat is None or table.game is None:
+                    return
+                occupant = table.seats[seat]
+                assert occupant is not None and occupant.robot is not None
+                view = table.game.view_for(seat)
+                version = table.version
+                level = occupant.robot
+                command = self.settings.external_robots.get(level)
+                seed = _seed(table_id, version)
+                fault: str | None = None
+                action: Action
+                try:
+                    action = await asyncio.wait_for(
+                        self.robots.decide(
+                            level, command, seed, self.settings.robot_budget_ms, view
+                        ),
+                        self.settings.robot_timeout_s,
+                    )
+                except TimeoutError:
+                    fault = f"no answer within {self.settings.robot_timeout_s:g} s"
+                    action = fallback(view)
+                except Exception as exc:  # a robot's bug must not stop the table
+                    fault = f"{type(exc).__name__}: {exc}"
+                    action = fallback(view)
+                await self.command(
+                    table_id, _robot_move(seat, version, action, fault, self.settings)
+                )
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("robot driver of table %s stopped", table_id)
+
+    async def close(self) -> None:
+        self.closing = True
+        for task in self._drivers.values():
+            task.cancel()
+        for task in self._drivers.values():
+            with contextlib.suppress(BaseException):
+                await task
+        for flags in self._subscribers.values():
+            for flag in flags:
+                flag.set()
+
+
+def _seed(table_id: str, version: int) -> int:
+    digest = hashlib.sha256(f"{table_id}:{version}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _robot_move(
+    seat: int, version: int, action: Action, fault: str | None, settings: Settings
+) -> Command:
+    def move(table: Table) -> list[Event]:
+        if table.version != version or table.robot_to_act != seat or table.game is None:
+            return []  # the table moved on (an accusation, an abandon): ask again
+        at = settings.clock.now()
+        events: list[Event] = []
+        chosen = action
+        if fault is None:
+            try:
+                return table.robot_move(seat, chosen, at)
+            except RuleError as exc:
+                log.warning("robot at %s seat %d: %s", table.id, seat, exc)
+                events += table.fault(seat, f"illegal move {chosen!r}: {exc}", at)
+        else:
+            log.warning("robot at %s seat %d: %s", table.id, seat, fault)
+            events += table.fault(seat, fault, at)
+        chosen = fallback(table.game.view_for(seat))
+        events += table.robot_move(seat, chosen, at)
+        return events
+
+    return move
+
+
+def describe(events: list[Event]) -> list[dict[str, Any]]:
+    """Events as short JSON (type and sequence number), for responses."""
+    return [{"seq": e.seq, "type": e.type} for e in events]

@@ -1,0 +1,66 @@
+"""Server settings: where the data lives, limits, robots offered at tables.
+
+>>> s = Settings(data=Path("/tmp/espadas"))
+>>> s.db_url
+'sqlite:////tmp/espadas/espadas.db'
+>>> s.robot_levels()
+('aleatorio', 'normal', 'experto')
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+from espadas.robots.registry import LEVELS
+from espadas.tables.clock import Clock, SystemClock
+
+
+@dataclass
+class Settings:
+    """Everything ``espadas serve`` can be told (defaults suit one machine)."""
+
+    data: Path = Path("espadas-data")
+    db: str | None = None
+    """A database URL; by default a SQLite file ``espadas.db`` in ``data``."""
+    turn_limit: timedelta = timedelta(hours=48)
+    robot_budget_ms: float = 100.0
+    """Thinking time of ``experto`` per decision."""
+    robot_timeout_s: float = 10.0
+    """A robot that has not answered by then is replaced by a legal move."""
+    robot_workers: int = 2
+    external_robots: dict[str, str] = field(default_factory=dict)
+    """Extra robot names offered at tables: name -> command line of a program
+    speaking ``espadas-robot/1``. Only the administrator sets these."""
+    max_body: int = 16 * 1024
+    rate: float = 20.0
+    """Requests per second a client may keep up."""
+    burst: float = 120.0
+    """Requests a client may make at once."""
+    secret: str | None = None
+    """The key that signs cookies; by default kept in ``data/secret.key``."""
+    clock: Clock = field(default_factory=SystemClock)
+    public_url: str | None = None
+    """The address people use, for links (default: the request's own)."""
+
+    @property
+    def db_url(self) -> str:
+        return self.db or f"sqlite:///{self.data / 'espadas.db'}"
+
+    def robot_levels(self) -> tuple[str, ...]:
+        """The robot names a table's creator may choose."""
+        return (*LEVELS, *self.external_robots)
+
+    def signing_key(self) -> str:
+        """The cookie-signing secret, made and kept in ``data/secret.key`` on first use."""
+        if self.secret:
+            return self.secret
+        path = self.data / "secret.key"
+        if not path.exists():
+            self.data.mkdir(parents=True, exist_ok=True)
+            path.touch(mode=0o600)
+            path.write_text(secrets.token_urlsafe(32))
+        self.secret = path.read_text().strip()
+        return self.secret

@@ -1,0 +1,1 @@
+"""Persistence: tables' event logs and players, on SQLite (default) or PostgreSQL."""

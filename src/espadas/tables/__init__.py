@@ -1,0 +1,1 @@
+"""Online tables: games at a table, their verifiable deals and their records."""

@@ -1,0 +1,39 @@
+"""Clocks: the time is injected, so turn limits are tested without waiting.
+
+>>> clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
+>>> clock.advance(hours=49)
+>>> clock.now().isoformat()
+'2026-01-03T01:00:00+00:00'
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+
+class Clock(Protocol):
+    """Anything that tells the time (timezone-aware, UTC)."""
+
+    def now(self) -> datetime: ...
+
+
+class SystemClock:
+    """The real time."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class FakeClock:
+    """A clock that moves only when told to (for tests)."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = start or datetime(2026, 1, 1, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self._now
+
+    def advance(self, **delta: float) -> None:
+        """Moves the clock forward by ``timedelta(**delta)``."""
+        self._now += timedelta(**delta)

@@ -1,0 +1,150 @@
+"""What a table shows one person: JSON built from engine views, never from the state.
+
+A seated person gets their seat's :class:`~espadas.engine.PlayerView` (their own
+hand only, once they have looked); everyone else gets the public view. The
+deal of a hand (with its salt) is shown only once every card of it has been
+played; before that, only its commitment.
+
+>>> from datetime import UTC, datetime
+>>> from espadas.engine import Rules
+>>> from espadas.tables.table import Table
+>>> at = datetime(2026, 1, 1, tzinfo=UTC)
+>>> table, _ = Table.create("t1", Rules(), "ana", "Ana", at)
+>>> _ = table.add_robots("ana", "normal", at)
+>>> _ = table.start("ana", at)
+>>> mine, watching = table_view(table, "ana"), table_view(table, "someone")
+>>> len(mine["game"]["hand"]), watching["game"]["hand"], watching["you"]
+(13, None, None)
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from espadas.engine import (
+    Accuse,
+    Action,
+    Bid,
+    ConfirmEnd,
+    Look,
+    NextHand,
+    Play,
+    PlayerView,
+    PublicView,
+    Trick,
+)
+from espadas.tables.table import Table
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """An engine action as the API writes it (``{"type": "bid", "value": 3}``)."""
+    if isinstance(action, Bid):
+        return {"type": "bid", "value": action.value}
+    if isinstance(action, Play):
+        return {"type": "play", "value": str(action.card)}
+    if isinstance(action, Look):
+        return {"type": "look"}
+    if isinstance(action, NextHand):
+        return {"type": "next_hand"}
+    if isinstance(action, ConfirmEnd):
+        return {"type": "confirm_end"}
+    if isinstance(action, Accuse):
+        return {"type": "accuse", "value": action.against}
+    raise ValueError(f"{action!r} is not offered to players")
+
+
+def _trick(trick: Trick | None) -> dict[str, Any] | None:
+    if trick is None:
+        return None
+    return {"leader": trick.leader, "cards": [str(c) for c in trick.cards], "winner": trick.winner}
+
+
+def game_json(view: PublicView) -> dict[str, Any]:
+    """The JSON form of an engine view (a player's view adds hand and legal actions)."""
+    rules = view.rules
+    result = view.result
+    out: dict[str, Any] = {
+        "hand_number": view.hand_number,
+        "dealer": view.dealer,
+        "phase": view.phase,
+        "to_act": view.to_act,
+        "looked": list(view.looked),
+        "bids": list(view.bids),
+        "tricks": [_trick(t) for t in view.tricks],
+        "trick": _trick(view.trick),
+        "tricks_taken": list(view.tricks_taken),
+        "cards_left": list(view.cards_left),
+        "spades_broken": view.spades_broken,
+        "sides": rules.side_names(),
+        "scores": list(view.scores),
+        "bags": list(view.bags),
+        "hand_scores": None if view.hand_scores is None else list(view.hand_scores),
+        "result": None
+        if result is None
+        else {
+            "winner": rules.side_name(result.winner),
+            "reason": result.reason,
+            "loser": None if result.loser is None else rules.side_name(result.loser),
+            "ranking": [rules.side_name(s) for s in result.ranking],
+        },
+        "hand": None,
+        "legal": [],
+        "proper_plays": [],
+    }
+    if isinstance(view, PlayerView):
+        out["hand"] = None if view.hand is None else [str(c) for c in reversed(view.hand)]
+        legal = [action_json(a) for a in view.legal]
+        if view.phase in ("playing", "hand_end") and rules.renege == "allowed":
+            opponents = [
+                s for s in range(rules.players) if rules.side_of(s) != rules.side_of(view.seat)
+            ]
+            legal += [{"type": "accuse", "value": s} for s in opponents]
+        out["legal"] = legal
+        out["proper_plays"] = [str(c) for c in reversed(view.proper_plays)]
+    return out
+
+
+def table_view(
+    table: Table, player: str | None, *, turn_limit: timedelta = timedelta(hours=48)
+) -> dict[str, Any]:
+    """Everything ``player`` (``None``: an anonymous spectator) may see of ``table``."""
+    seat = table.seat_of(player)
+    game = table.game
+    view: PublicView | None = None
+    if game is not None:
+        view = game.public_view() if seat is None else game.view_for(seat)
+    finished = 0 if game is None else len(game.finished)
+    claim_at = table.claim_open_at(turn_limit)
+    can_claim = (
+        seat is not None
+        and claim_at is not None
+        and game is not None
+        and game.to_act is not None
+        and table.rules.side_of(game.to_act) != table.rules.side_of(seat)
+    )
+    return {
+        "id": table.id,
+        "version": table.version,
+        "status": table.status,
+        "rules": table.rules.to_dict(),
+        "players": table.rules.players,
+        "seats": [
+            None
+            if s is None
+            else {"seat": i, "name": s.name, "robot": s.robot, "human": s.player is not None}
+            for i, s in enumerate(table.seats)
+        ],
+        "you": seat,
+        "creator": player is not None and player == table.creator,
+        "updated_at": None if table.updated_at is None else table.updated_at.isoformat(),
+        "commitment": table.deals[-1].commitment if table.deals else None,
+        "deals": [
+            {"hand": i + 1, "deal": d.deal, "salt": d.salt, "commitment": d.commitment}
+            for i, d in enumerate(table.deals[:finished])
+        ],
+        "claim_at": claim_at.isoformat() if can_claim and claim_at is not None else None,
+        "rematch": table.rematch,
+        "rematch_of": table.rematch_of,
+        "game": None if view is None else game_json(view),
+    }
