@@ -103,3 +103,99 @@ class Client:
 
 def settings_for(tmp: Path, db: str | None = None, **kw: Any) -> Settings:
     return Settings(data=tmp, db=db, secret="test-secret-" + "x" * 20, **kw)
+
+
+OUR_TABLES = ("events", "members", "resume_links", "tables", "players", "alembic_version")
+
+
+def reset_postgres(url: str = PG_URL) -> None:
+    """Drops Espadas' tables from the test database, so migrations start from
+    scratch. Fails loudly in CI (``CI`` set) and skips elsewhere when PostgreSQL
+    cannot be reached."""
+    import asyncio
+
+    import pytest
+    import sqlalchemy as sa
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from espadas.store.store import async_url
+
+    async def drop() -> None:
+        engine = create_async_engine(async_url(url))
+        try:
+            async with engine.begin() as conn:
+                for name in OUR_TABLES:
+                    await conn.execute(sa.text(f"DROP TABLE IF EXISTS {name} CASCADE"))
+        finally:
+            await engine.dispose()
+
+    try:
+        asyncio.run(drop())
+    except (OSError, sa.exc.SQLAlchemyError) as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is needed at {url} and cannot be reached: {exc}")
+        pytest.skip(f"PostgreSQL not reachable at {url}: {exc}")
+
+
+CARD = __import__("re").compile(r"^(10|[2-9TJQKA])[SHDC]$")
+
+
+def card_strings(value: Any, skip: tuple[str, ...] = ("deals",)) -> list[str]:
+    """Every string in ``value`` (a JSON value) that is a card, outside ``skip`` keys."""
+    found: list[str] = []
+    if isinstance(value, str):
+        if CARD.match(value):
+            found.append(value.replace("10", "T"))
+    elif isinstance(value, list):
+        for item in value:
+            found += card_strings(item, skip)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key not in skip:
+                found += card_strings(item, skip)
+    return found
+
+
+class Listener:
+    """A WebSocket client in a thread that keeps every frame it receives."""
+
+    def __init__(self, base: str, table: str, cookie: str = "", origin: str | None = None):
+        from websockets.sync.client import connect
+
+        headers = {"Cookie": cookie} if cookie else {}
+        url = base.replace("http://", "ws://") + f"/api/tables/{table}/live"
+        from websockets.typing import Origin
+
+        self.socket = connect(
+            url,
+            additional_headers=headers,
+            origin=None if origin is None else Origin(origin),
+            legacy=True,
+        )
+        self.frames: list[dict[str, Any]] = []
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            for message in self.socket:
+                self.frames.append(json.loads(message))
+        except Exception:  # closed
+            return
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.socket.send(json.dumps(message))
+
+    def wait_version(self, version: int, timeout: float = 30) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.frames and self.frames[-1]["version"] >= version:
+                return self.frames[-1]
+            time.sleep(0.01)
+        raise AssertionError(
+            f"no frame with version {version}: {[f['version'] for f in self.frames][-5:]}"
+        )
+
+    def close(self) -> None:
+        self.socket.close()
+        self._thread.join(5)
