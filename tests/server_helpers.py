@@ -137,6 +137,42 @@ def reset_postgres(url: str = PG_URL) -> None:
         pytest.skip(f"PostgreSQL not reachable at {url}: {exc}")
 
 
+@contextmanager
+def fresh_postgres(url: str = PG_URL) -> Iterator[str]:
+    """A new, empty PostgreSQL database for one test module (dropped afterwards),
+    so that tests never share tables. Fails loudly in CI (``CI`` set) and skips
+    elsewhere when PostgreSQL cannot be reached."""
+    import asyncio
+    import secrets
+
+    import pytest
+    import sqlalchemy as sa
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from espadas.store.store import async_url
+
+    name = "espadas_test_" + secrets.token_hex(6)
+
+    async def run(statement: str) -> None:
+        engine = create_async_engine(async_url(url), isolation_level="AUTOCOMMIT")
+        try:
+            async with engine.connect() as conn:
+                await conn.execute(sa.text(statement))
+        finally:
+            await engine.dispose()
+
+    try:
+        asyncio.run(run(f"CREATE DATABASE {name}"))
+    except (OSError, sa.exc.SQLAlchemyError) as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is needed at {url} and cannot be reached: {exc}")
+        pytest.skip(f"PostgreSQL not reachable at {url}: {exc}")
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        asyncio.run(run(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
 CARD = __import__("re").compile(r"^(10|[2-9TJQKA])[SHDC]$")
 
 

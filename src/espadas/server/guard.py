@@ -109,25 +109,33 @@ class Guard:
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_body):
             await _refuse(scope, send, 413, "too_big", lang)
             return
+        # bodies are small: read the whole body first, so that one over the limit
+        # is refused before the application sees any of it
+        chunks: list[bytes] = []
         received = 0
-
-        async def limited() -> Message:
-            nonlocal received
+        more = True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_body:
-                    raise BodyTooBig
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            received += len(chunk)
+            if received > self.max_body:
+                await _refuse(scope, send, 413, "too_big", lang)
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        replayed = False
 
-        try:
-            await self.app(scope, limited, send)
-        except BodyTooBig:
-            await _refuse(scope, send, 413, "too_big", lang)
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
 
-
-class BodyTooBig(Exception):
-    """A streamed body went past the limit."""
+        await self.app(scope, replay, send)
 
 
 async def _refuse(scope: Scope, send: Send, status: int, code: str, lang: str) -> None:
