@@ -44,6 +44,13 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--robot-workers", type=int, default=2, help="robot processes (2)")
     p.add_argument(
+        "--rate",
+        type=float,
+        default=20.0,
+        help="requests per second each client may keep up (20; beyond: 429)",
+    )
+    p.add_argument("--burst", type=float, default=120.0, help="requests a client may make at once")
+    p.add_argument(
         "--public-url", default=None, help="the address people use, for invitation links"
     )
     p.set_defaults(run=run)
@@ -67,8 +74,17 @@ def run(args: argparse.Namespace) -> int:
             )
             return 2
         external[name] = command.strip()
-    if args.turn_limit_hours <= 0 or not 0 < args.port < 65536 or args.robot_workers < 0:
-        print("espadas serve: bad --turn-limit-hours, --port or --robot-workers", file=sys.stderr)
+    if (
+        args.turn_limit_hours <= 0
+        or not 0 < args.port < 65536
+        or args.robot_workers < 0
+        or args.rate <= 0
+        or args.burst < 1
+    ):
+        print(
+            "espadas serve: a bad --turn-limit-hours, --port, --robot-workers, --rate or --burst",
+            file=sys.stderr,
+        )
         return 2
     settings = Settings(
         data=Path(args.data),
@@ -77,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         external_robots=external,
         robot_workers=args.robot_workers,
         public_url=args.public_url,
+        rate=args.rate,
+        burst=args.burst,
     )
     app = create_app(settings)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
