@@ -27,7 +27,8 @@ from espadas.engine import (
     Rules,
 )
 from espadas.robots import RandomRobot, Robot
-from espadas.robots.external import MAX_RESTARTS, ExternalRobot, fallback
+from espadas.robots.base import fallback
+from espadas.robots.external import MAX_RESTARTS, ExternalRobot
 from espadas.robots.protocol import (
     PROTOCOL,
     REQUEST_KEYS,

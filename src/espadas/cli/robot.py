@@ -114,7 +114,7 @@ def serve(
     budget_ms: float | None = None,
 ) -> int:
     """Answers requests from ``stdin`` on ``stdout`` until a quit line or the end."""
-    from espadas.robots.external import fallback
+    from espadas.robots.base import fallback
     from espadas.robots.protocol import response_for, view_from_request
     from espadas.robots.registry import make_robot
 

@@ -62,7 +62,6 @@ from typing import Any, Protocol
 
 from espadas.engine import (
     BLIND_NIL,
-    Action,
     Bid,
     BidValue,
     Game,
@@ -76,7 +75,7 @@ from espadas.engine import (
     score_hand,
 )
 from espadas.robots import registry
-from espadas.robots.base import Robot
+from espadas.robots.base import Robot, fallback
 from espadas.robots.stats import Running, confidence_interval, mean, percentile, sample_sd
 
 ROLES = ("A", "B")
@@ -229,17 +228,6 @@ def deal_scores(
 
 
 # one hand ----------------------------------------------------------------------------
-def fallback_action(view: PlayerView) -> Action:
-    """What the arena plays for a robot at fault: the first proper card, or the lowest
-    legal non-Nil bid (Nil when that is all there is)."""
-    if view.phase == "playing":
-        cards = view.proper_plays or [a.card for a in view.legal if isinstance(a, Play)]
-        return Play(next(iter(cards)))
-    bids = [a.value for a in view.legal if isinstance(a, Bid) and isinstance(a.value, int)]
-    positive = [b for b in bids if b > 0]
-    return Bid(min(positive) if positive else min(bids))
-
-
 def _acceptable(view: PlayerView, action: object) -> bool:
     if not isinstance(action, (Bid, Play, Look)) or action not in view.legal:
         return False
@@ -280,7 +268,7 @@ def play_hand(
             except RuleError:
                 pass
         on_fault(seat)
-        game.apply(fallback_action(view), by=seat)
+        game.apply(fallback(view), by=seat)
 
 
 def play_deal(spec: MatchSpec, index: int) -> DealResult:

@@ -53,7 +53,8 @@ import time
 from types import TracebackType
 from typing import IO, Any
 
-from espadas.engine import Action, Bid, Play, PlayerView
+from espadas.engine import Action, Bid, PlayerView
+from espadas.robots.base import fallback
 from espadas.robots.protocol import (
     QUIT,
     ProtocolFault,
@@ -70,26 +71,6 @@ CLOSE_WAIT = 1.0
 """Seconds :meth:`ExternalRobot.close` waits for the program to quit."""
 LOG_WIDTH = 160
 """Longest entry of :attr:`ExternalRobot.fault_log`."""
-
-
-def fallback(view: PlayerView) -> Action:
-    """The action a robot takes for a faulty program: the lowest proper card, else
-    the lowest legal bid of 1 or more, else the first legal bid (else the first
-    legal action of any kind, such as ``NextHand``).
-
-    >>> from espadas.engine import Game, Rules
-    >>> fallback(Game.new(Rules.from_preset("pagat"), seed=7).view_for(3))
-    Bid(value=1)
-    """
-    if view.phase == "playing" and view.proper_plays:
-        return Play(next(iter(view.proper_plays)))
-    bids = [a for a in view.legal if isinstance(a, Bid)]
-    if bids:
-        counted = [b for b in bids if isinstance(b.value, int) and b.value >= 1]
-        return min(counted, key=lambda b: b.value) if counted else bids[0]
-    if not view.legal:
-        raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase})")
-    return view.legal[0]
 
 
 class _Program:

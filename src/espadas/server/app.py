@@ -6,6 +6,7 @@ in progress play on (a restarted server resumes every table).
 
 from __future__ import annotations
 
+import asyncio
 import html
 import logging
 from collections.abc import AsyncIterator
@@ -60,10 +61,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         app.state.settings = settings
         app.state.identity = Identity(settings.signing_key())
+        warming = asyncio.create_task(robots.warm_up()) if settings.robot_workers else None
         await hub.resume()
         try:
             yield
         finally:
+            if warming is not None:
+                warming.cancel()
             await hub.close()
             robots.close()
             await store.close()

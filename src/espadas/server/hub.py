@@ -19,7 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from espadas.engine import Action, RuleError
-from espadas.server.robot_pool import RobotPool, fallback
+from espadas.robots.base import fallback
+from espadas.server.robot_pool import RobotPool
 from espadas.server.settings import Settings
 from espadas.store.store import Conflict, Store
 from espadas.tables.table import Event, Table, TableError
@@ -152,23 +153,23 @@ class Hub:
                 level = occupant.robot
                 command = self.settings.external_robots.get(level)
                 seed = _seed(table_id, version)
-                fault: str | None = None
+                faults: list[str] = []
                 action: Action
                 try:
-                    action = await asyncio.wait_for(
+                    action, faults = await asyncio.wait_for(
                         self.robots.decide(
                             level, command, seed, self.settings.robot_budget_ms, view
                         ),
                         self.settings.robot_timeout_s,
                     )
                 except TimeoutError:
-                    fault = f"no answer within {self.settings.robot_timeout_s:g} s"
+                    faults = [f"late: no answer within {self.settings.robot_timeout_s:g} s"]
                     action = fallback(view)
                 except Exception as exc:  # a robot's bug must not stop the table
-                    fault = f"{type(exc).__name__}: {exc}"
+                    faults = [f"error: {type(exc).__name__}: {exc}"]
                     action = fallback(view)
                 await self.command(
-                    table_id, _robot_move(seat, version, action, fault, self.settings)
+                    table_id, _robot_move(seat, version, action, faults, self.settings)
                 )
         except asyncio.CancelledError:
             raise
@@ -193,25 +194,22 @@ def _seed(table_id: str, version: int) -> int:
 
 
 def _robot_move(
-    seat: int, version: int, action: Action, fault: str | None, settings: Settings
+    seat: int, version: int, action: Action, faults: list[str], settings: Settings
 ) -> Command:
     def move(table: Table) -> list[Event]:
         if table.version != version or table.robot_to_act != seat or table.game is None:
             return []  # the table moved on (an accusation, an abandon): ask again
         at = settings.clock.now()
         events: list[Event] = []
-        chosen = action
-        if fault is None:
-            try:
-                return table.robot_move(seat, chosen, at)
-            except RuleError as exc:
-                log.warning("robot at %s seat %d: %s", table.id, seat, exc)
-                events += table.fault(seat, f"illegal move {chosen!r}: {exc}", at)
-        else:
+        for fault in faults[:10]:
             log.warning("robot at %s seat %d: %s", table.id, seat, fault)
             events += table.fault(seat, fault, at)
-        chosen = fallback(table.game.view_for(seat))
-        events += table.robot_move(seat, chosen, at)
+        try:
+            return events + table.robot_move(seat, action, at)
+        except RuleError as exc:
+            log.warning("robot at %s seat %d: %s", table.id, seat, exc)
+            events += table.fault(seat, f"illegal: {action!r}: {exc}", at)
+        events += table.robot_move(seat, fallback(table.game.view_for(seat)), at)
         return events
 
     return move

@@ -144,6 +144,7 @@ def table_view(
             for i, d in enumerate(table.deals[:finished])
         ],
         "claim_at": claim_at.isoformat() if can_claim and claim_at is not None else None,
+        "faults": len(table.faults),
         "rematch": table.rematch,
         "rematch_of": table.rematch_of,
         "game": None if view is None else game_json(view),
