@@ -27,7 +27,16 @@ from espadas.engine import (
 )
 from espadas.engine.errors import RecordError
 from espadas.engine.record import replay
-from espadas.i18n import ERRORS, TABLE_ERRORS, UI, bid_name, error_text, has_text, seat_name, translate
+from espadas.i18n import (
+    ERRORS,
+    TABLE_ERRORS,
+    UI,
+    bid_name,
+    error_text,
+    has_text,
+    seat_name,
+    translate,
+)
 
 ENGINE = Path(espadas.engine.__file__).parent
 ERROR_CLASSES = {
