@@ -340,3 +340,37 @@ def test_rules_are_checked_when_a_table_is_opened(base: str) -> None:
     )
     assert ok["view"]["players"] == 5
     assert Rules.from_dict(ok["view"]["rules"]).players == 5
+
+
+def test_blind_nil_hand_stays_hidden_until_its_owner_looks(base: str) -> None:
+    tid, people = open_table(base, n_guests=1, preset="cien")
+    ana, luis = people[0], people[1]
+    ana.ok("POST", f"/api/tables/{tid}/robots", {"level": "normal"})
+    ana.ok("POST", f"/api/tables/{tid}/start")
+    for _ in range(200):
+        game = ana.view(tid)["game"]
+        if game["to_act"] in (0, 1):
+            break
+    person = {0: ana, 1: luis}[game["to_act"]]
+    mine = person.view(tid)["game"]
+    assert mine["hand"] is None
+    assert {"type": "look"} in mine["legal"]
+    assert {"type": "bid", "value": "blind_nil"} in mine["legal"]
+    looked = person.act(tid, "look").json()["game"]
+    assert len(looked["hand"]) == 13
+    assert {"type": "bid", "value": "blind_nil"} not in looked["legal"]
+
+
+def test_the_record_holds_finished_hands_while_the_game_runs(base: str) -> None:
+    tid, people = open_table(base, target=500, renege="prevented")
+    ana = people[0]
+    ana.ok("POST", f"/api/tables/{tid}/start")
+    assert ana.ok("GET", f"/api/tables/{tid}/record")["hands"] == []
+    by_seat = dict(enumerate(people))
+    while ana.view(tid)["game"]["hand_number"] < 2:
+        play_one(tid, by_seat)
+    record = ana.ok("GET", f"/api/tables/{tid}/record")
+    assert len(record["hands"]) == 1 and len(record["hands"][0]["plays"]) == 52
+    assert [c.status for c in verify_record(record)] == ["ok"]
+    public = httpx.get(f"{base}/api/tables/{tid}/record").json()
+    assert public == record

@@ -100,5 +100,5 @@ def run(args: argparse.Namespace) -> int:
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     print(f"Espadas: abre http://{shown}:{args.port}/  (open it in your browser)", flush=True)
     print(f"Datos / data: {settings.db_url if args.db is None else '(--db)'}", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=16 * 1024)
     return 0

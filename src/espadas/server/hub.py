@@ -29,6 +29,10 @@ log = logging.getLogger("espadas.hub")
 
 Command = Callable[[Table], list[Event]]
 
+CACHE = 2000
+"""Tables kept in memory; beyond, the least recently used idle ones are dropped
+(they are read again from the store when next needed)."""
+
 
 class Busy(TableError):
     """The table changed under us too many times in a row."""
@@ -57,14 +61,22 @@ class Hub:
         return lock
 
     async def _load(self, table_id: str) -> Table:
-        table = self._tables.get(table_id)
+        table = self._tables.pop(table_id, None)
         if table is None:
             table = Table.replay(table_id, await self.store.events(table_id))
             self._tables[table_id] = table
+            self._forget_old()
             return table
+        self._tables[table_id] = table  # most recently used last
         for event in await self.store.events(table_id, after=table.version):
             table.apply(event)
         return table
+
+    def _forget_old(self) -> None:
+        for old in list(self._tables)[: max(0, len(self._tables) - CACHE)]:
+            lock = self._locks.get(old)
+            if (lock is None or not lock.locked()) and old not in self._subscribers:
+                del self._tables[old]
 
     async def table(self, table_id: str) -> Table:
         """The table as committed now. Raises

@@ -11,6 +11,7 @@ import asyncio
 import multiprocessing
 import shlex
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from espadas.engine import Action, PlayerView
 
@@ -43,19 +44,30 @@ class RobotPool:
     """A process pool for robot decisions (``workers=0``: in threads, for tests)."""
 
     def __init__(self, workers: int) -> None:
-        self.executor: Executor | None = None
-        if workers > 0:
-            self.executor = ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn")
-            )
+        self.workers = workers
+        self.executor: Executor | None = self._new_executor()
+
+    def _new_executor(self) -> Executor | None:
+        if self.workers <= 0:
+            return None
+        return ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+        )
 
     async def decide(
         self, level: str, command: str | None, seed: int, budget_ms: float, view: PlayerView
     ) -> tuple[Action, list[str]]:
+        """The robot's decision, from a worker. A pool whose worker died is
+        replaced (this decision fails; the next one runs in the new pool)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self.executor, decide, level, command, seed, budget_ms, view
-        )
+        try:
+            return await loop.run_in_executor(
+                self.executor, decide, level, command, seed, budget_ms, view
+            )
+        except BrokenProcessPool:
+            self.close()
+            self.executor = self._new_executor()
+            raise
 
     async def warm_up(self) -> None:
         loop = asyncio.get_running_loop()
