@@ -105,38 +105,6 @@ def settings_for(tmp: Path, db: str | None = None, **kw: Any) -> Settings:
     return Settings(data=tmp, db=db, secret="test-secret-" + "x" * 20, **kw)
 
 
-OUR_TABLES = ("events", "members", "resume_links", "tables", "players", "alembic_version")
-
-
-def reset_postgres(url: str = PG_URL) -> None:
-    """Drops Espadas' tables from the test database, so migrations start from
-    scratch. Fails loudly in CI (``CI`` set) and skips elsewhere when PostgreSQL
-    cannot be reached."""
-    import asyncio
-
-    import pytest
-    import sqlalchemy as sa
-    from sqlalchemy.ext.asyncio import create_async_engine
-
-    from espadas.store.store import async_url
-
-    async def drop() -> None:
-        engine = create_async_engine(async_url(url))
-        try:
-            async with engine.begin() as conn:
-                for name in OUR_TABLES:
-                    await conn.execute(sa.text(f"DROP TABLE IF EXISTS {name} CASCADE"))
-        finally:
-            await engine.dispose()
-
-    try:
-        asyncio.run(drop())
-    except (OSError, sa.exc.SQLAlchemyError) as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is needed at {url} and cannot be reached: {exc}")
-        pytest.skip(f"PostgreSQL not reachable at {url}: {exc}")
-
-
 @contextmanager
 def fresh_postgres(url: str = PG_URL) -> Iterator[str]:
     """A new, empty PostgreSQL database for one test module (dropped afterwards),

@@ -613,6 +613,10 @@ TABLE_ERRORS: dict[str, dict[str, Template]] = {
         "es": "La mesa está ocupada; vuelve a intentarlo.",
         "en": "The table is busy; try again.",
     },
+    "no_look": {
+        "es": "Tus cartas ya están a la vista.",
+        "en": "Your cards are already face up.",
+    },
     "bad_target": {
         "es": "La meta es de {allowed} puntos con este preset.",
         "en": "The target is {allowed} points with this preset.",

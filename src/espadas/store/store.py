@@ -242,8 +242,10 @@ async def _read_events(conn: AsyncConnection, table_id: str, after: int) -> list
             .order_by(events.c.seq)
         )
     ).all()
-    if not rows and after == 0:
-        raise UnknownTable(table_id)
+    if not rows:
+        known = (await conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id))).first()
+        if known is None:
+            raise UnknownTable(table_id)
     return [Event(r.seq, r.type, json.loads(r.data), datetime.fromisoformat(r.at)) for r in rows]
 
 

@@ -53,6 +53,8 @@ Dealer = Callable[[Rules, int], tuple[tuple[int, ...], str]]
 """Makes a deal: ``(rules, dealer) -> (one card mask per seat, salt)``."""
 
 STATUSES = ("waiting", "playing", "finished")
+TURN_EVENTS = frozenset({"deal", "bid", "play", "next_hand"})
+"""Events after which another seat may be due to act."""
 
 
 class TableError(EspadasError):
@@ -114,6 +116,8 @@ class Table:
     deals: list[Revealed] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     updated_at: datetime | None = None
+    turn_since: datetime | None = None
+    """When the bid or play due now became due (the turn limit counts from here)."""
     rematch: str | None = None
     rematch_of: str | None = None
     faults: list[dict[str, Any]] = field(default_factory=list)
@@ -144,6 +148,8 @@ class Table:
         handler(**event.data)
         self.events.append(event)
         self.updated_at = event.at
+        if event.type in TURN_EVENTS:
+            self.turn_since = event.at
 
     def _new(self, type_: str, at: datetime, **data: Any) -> Event:
         event = Event(self.version + 1, type_, data, at)
@@ -400,6 +406,12 @@ class Table:
         """The action ``kind`` by ``seat`` (a person's, or a robot's move)."""
         game = self._running()
         if kind == "look":
+            if (
+                not self.rules.blind_nil
+                or game.phase not in ("bidding", "playing")
+                or game.hand.looked[seat]
+            ):
+                raise TableError("no_look", "your cards are already face up")
             return [self._new("look", at, seat=seat)]
         if kind == "bid":
             return [self._new("bid", at, seat=seat, value=_bid_value(value))]
@@ -426,9 +438,9 @@ class Table:
         if game is None or game.result is not None or game.to_act is None:
             return None
         occupant = self.seats[game.to_act]
-        if occupant is None or occupant.robot is not None or self.updated_at is None:
+        if occupant is None or occupant.robot is not None or self.turn_since is None:
             return None
-        return self.updated_at + turn_limit
+        return self.turn_since + turn_limit
 
     def _claim(self, seat: int, at: datetime, turn_limit: timedelta) -> list[Event]:
         game = self._running()

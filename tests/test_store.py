@@ -1,0 +1,502 @@
+"""The store: migrations, event logs with optimistic appends, players, resume links and
+the lists of tables, on a SQLite file and on the PostgreSQL server.
+
+No mocks: every test runs on a real database. PostgreSQL is the server at
+127.0.0.1:5432 (trust auth, user postgres, database ``test``; override with
+``ESPADAS_TEST_PG``): each test gets a new database there, so that the migrations run
+from scratch and two test runs at once cannot drop each other's tables. Where it
+cannot be reached the PostgreSQL tests are skipped, or fail when ``CI`` is set."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import Coroutine, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from espadas.engine import Play, Rules
+from espadas.store.schema import metadata
+from espadas.store.store import Conflict, Player, Store, UnknownTable, async_url
+from espadas.tables.commitment import verify_record
+from espadas.tables.table import Event, Table
+from espadas.tables.view import table_view
+
+T = TypeVar("T")
+
+PG_URL = os.environ.get("ESPADAS_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+OURS = ("events", "members", "resume_links", "tables", "players", "alembic_version")
+T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def at(minutes: float = 0) -> datetime:
+    return T0 + timedelta(minutes=minutes)
+
+
+async def _admin(statement: str) -> None:
+    engine = create_async_engine(
+        async_url(PG_URL), isolation_level="AUTOCOMMIT", connect_args={"timeout": 5}
+    )
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(sa.text(statement))
+    finally:
+        await engine.dispose()
+
+
+@contextmanager
+def fresh_postgres() -> Iterator[str]:
+    """The URL of a new, empty database on the PostgreSQL server (dropped afterwards):
+    the migrations run from scratch, and two test runs at once never share tables.
+    Skips (fails when ``CI`` is set) if the server cannot be reached."""
+    name = "espadas_store_" + secrets.token_hex(6)
+    try:
+        asyncio.run(_admin(f"CREATE DATABASE {name}"))
+    except (OSError, TimeoutError, SQLAlchemyError) as exc:
+        message = f"PostgreSQL not reachable at {PG_URL}: {type(exc).__name__}: {exc}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    try:
+        yield PG_URL.rsplit("/", 1)[0] + "/" + name
+    finally:
+        asyncio.run(_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
+@dataclass
+class Db:
+    """An opened store and the event loop it lives on (an asyncpg connection belongs
+    to one loop, so one test keeps one loop: ``db.run(coroutine)``)."""
+
+    url: str
+    store: Store
+    runner: asyncio.Runner
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return self.runner.run(coroutine)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Db]:
+    with ExitStack() as stack:
+        if request.param == "sqlite":
+            url = f"sqlite:///{tmp_path}/t.db"
+        else:
+            url = stack.enter_context(fresh_postgres())
+        runner = stack.enter_context(asyncio.Runner())
+        store = runner.run(Store.open(url))
+        try:
+            yield Db(url, store, runner)
+        finally:
+            runner.run(store.close())
+
+
+def log(n: int, start: int = 1, tag: str = "x") -> list[Event]:
+    """``n`` events with seq ``start``.. and varied data."""
+    return [
+        Event(
+            seq,
+            "note",
+            {"tag": tag, "n": seq, "ok": seq % 2 == 0, "none": None, "list": [1, "dos", [3]]},
+            at(seq),
+        )
+        for seq in range(start, start + n)
+    ]
+
+
+def create_event(creator: str = "ana", when: datetime = T0) -> Event:
+    return Event(
+        1, "create", {"rules": {"preset": "estandar"}, "creator": creator, "name": "A"}, when
+    )
+
+
+# -- migrations ----------------------------------------------------------------------------
+
+
+async def schema_of(store: Store) -> dict[str, Any]:
+    def inspect(conn: sa.Connection) -> dict[str, Any]:
+        inspector = sa.inspect(conn)
+        names = set(inspector.get_table_names())
+        return {
+            "tables": names,
+            "columns": {
+                t: {c["name"] for c in inspector.get_columns(t)} for t in names & set(OURS)
+            },
+            "indexes": {i["name"] for t in names & set(OURS) for i in inspector.get_indexes(t)},
+            "pk": {
+                t: inspector.get_pk_constraint(t)["constrained_columns"] for t in names & set(OURS)
+            },
+            "version": conn.execute(sa.text("SELECT version_num FROM alembic_version")).all(),
+        }
+
+    async with store.engine.connect() as conn:
+        return await conn.run_sync(inspect)
+
+
+def test_migrations_create_the_schema(db: Db) -> None:
+    schema = db.run(schema_of(db.store))
+    assert schema["tables"] == set(OURS)
+    for name, table in metadata.tables.items():
+        assert schema["columns"][name] == {c.name for c in table.columns}, name
+        assert schema["pk"][name] == [c.name for c in table.primary_key.columns], name
+    assert {"ix_tables_status", "ix_members_player"} <= schema["indexes"]
+    assert schema["version"] == [("0001",)]
+
+
+def test_opening_twice_is_harmless(db: Db) -> None:
+    async def body() -> None:
+        await db.store.append("t1", 0, [create_event(), *log(2, start=2)], "waiting", "ana")
+        player = await db.store.create_player("Ana", T0)
+        again = await Store.open(db.url)
+        try:
+            assert [e.seq for e in await again.events("t1")] == [1, 2, 3]
+            assert await again.player(player.id) == player
+            assert (await schema_of(again))["version"] == [("0001",)]
+        finally:
+            await again.close()
+
+    db.run(body())
+
+
+def test_several_postgresql_servers_may_start_together() -> None:
+    """Three servers open a new PostgreSQL database at once: the migrations run once."""
+
+    async def body(url: str) -> None:
+        stores = await asyncio.gather(*(Store.open(url) for _ in range(3)))
+        try:
+            for store in stores:
+                assert (await schema_of(store))["version"] == [("0001",)]
+        finally:
+            for store in stores:
+                await store.close()
+
+    with fresh_postgres() as url:
+        asyncio.run(body(url))
+
+
+# -- event logs ----------------------------------------------------------------------------
+
+
+def test_append_and_read_back(db: Db) -> None:
+    minus3 = timezone(timedelta(hours=-3))
+    new = [
+        create_event(),
+        Event(2, "sit", {"seat": 1, "player": "luis", "name": "Luis Añón 🂡"}, at(1.5)),
+        Event(3, "deal", {"hands": ["AKQ...", ""], "salt": "ab" * 16, "n": None}, at(2)),
+        Event(
+            4,
+            "bid",
+            {"seat": 1, "value": "blind_nil"},
+            datetime(2026, 3, 1, 9, 30, 0, 123456, tzinfo=minus3),
+        ),
+    ]
+
+    async def body() -> None:
+        await db.store.append("t1", 0, new, "waiting", "ana")
+        back = await db.store.events("t1")
+        assert back == new
+        for original, stored in zip(new, back, strict=True):
+            assert isinstance(stored.seq, int) and isinstance(stored.type, str)
+            assert stored.data == original.data
+            assert stored.at.tzinfo is not None
+            assert stored.at == original.at
+            assert stored.at.utcoffset() == original.at.utcoffset()
+        assert await db.store.version("t1") == 4
+        assert await db.store.version("nope") is None
+
+    db.run(body())
+
+
+def test_events_after_k_are_the_tail(db: Db) -> None:
+    async def body() -> None:
+        await db.store.append("t1", 0, [create_event(), *log(3, start=2)], "waiting", "ana")
+        await db.store.append("t1", 4, log(3, start=5, tag="y"), "playing")
+        assert await db.store.version("t1") == 7
+        every = await db.store.events("t1")
+        assert [e.seq for e in every] == list(range(1, 8))
+        for k in range(8):
+            assert await db.store.events("t1", after=k) == every[k:]
+        assert await db.store.events("t1", after=7) == []
+
+    db.run(body())
+
+
+def test_an_unknown_table(db: Db) -> None:
+    async def body() -> None:
+        await db.store.append("t1", 0, [create_event()], "waiting", "ana")
+        with pytest.raises(UnknownTable):
+            await db.store.events("nope")
+        with pytest.raises(UnknownTable):
+            await db.store.events("t1 ")
+
+    db.run(body())
+
+
+def test_an_unknown_table_after_k(db: Db) -> None:
+    with pytest.raises(UnknownTable):
+        db.run(db.store.events("nope", after=3))
+
+
+def test_a_stale_append_raises_conflict_and_stores_nothing(db: Db) -> None:
+    async def body() -> None:
+        store = db.store
+        await store.append("t1", 0, [create_event(), *log(2, start=2)], "waiting", "ana")
+        before = await store.events("t1")
+        # a writer that read version 2 (or 1) appends after it: someone else wrote 3
+        with pytest.raises(Conflict):
+            await store.append("t1", 2, log(1, start=3, tag="late"), "playing")
+        with pytest.raises(Conflict):
+            await store.append("t1", 1, log(3, start=2, tag="late"), "playing")
+        # a version not reached yet
+        with pytest.raises(Conflict):
+            await store.append("t1", 5, log(1, start=6, tag="late"), "playing")
+        # creating it again
+        with pytest.raises(Conflict):
+            await store.append("t1", 0, [create_event("luis")], "waiting", "luis")
+        assert await store.events("t1") == before
+        assert await store.version("t1") == 3
+        assert await store.tables_with_status("playing") == []
+        assert await store.tables_of("luis") == []
+        # the right version still goes through
+        await store.append("t1", 3, log(1, start=4, tag="ok"), "playing")
+        assert [e.data["tag"] for e in await store.events("t1", after=3)] == ["ok"]
+
+    db.run(body())
+
+
+def test_events_must_follow_the_version(db: Db) -> None:
+    async def body() -> None:
+        store = db.store
+        await store.append("t1", 0, [create_event()], "waiting", "ana")
+        for after, new in ((1, log(1, start=3)), (1, [*log(1, start=2), *log(1, start=4)])):
+            with pytest.raises(ValueError):
+                await store.append("t1", after, new, "playing")
+        await store.append("t1", 1, [], "finished")  # nothing to add: nothing changes
+        assert await store.version("t1") == 1
+        assert await store.tables_with_status("waiting") == ["t1"]
+
+    db.run(body())
+
+
+def test_concurrent_appends_one_wins(db: Db) -> None:
+    async def body() -> None:
+        store = db.store
+        other = await Store.open(db.url)  # a second server on the same database
+        try:
+            await store.append("t1", 0, [create_event()], "waiting", "ana")
+            version = 1
+            for round_ in range(4):
+                writers = [store, store, other, other]
+                results = await asyncio.gather(
+                    *(
+                        w.append(
+                            "t1", version, log(2, start=version + 1, tag=f"{round_}.{i}"), "playing"
+                        )
+                        for i, w in enumerate(writers)
+                    ),
+                    return_exceptions=True,
+                )
+                winners = [i for i, r in enumerate(results) if r is None]
+                assert len(winners) == 1, results
+                assert all(isinstance(r, Conflict) for r in results if r is not None), results
+                tail = await other.events("t1", after=version)
+                assert [(e.seq, e.data["tag"]) for e in tail] == [
+                    (version + 1, f"{round_}.{winners[0]}"),
+                    (version + 2, f"{round_}.{winners[0]}"),
+                ]
+                version += 2
+            assert await store.version("t1") == version
+        finally:
+            await other.close()
+
+    db.run(body())
+
+
+def test_concurrent_creation_one_wins(db: Db) -> None:
+    async def body() -> None:
+        results = await asyncio.gather(
+            *(
+                db.store.append("t1", 0, [create_event(who)], "waiting", who)
+                for who in ("ana", "luis", "eva")
+            ),
+            return_exceptions=True,
+        )
+        assert sorted(type(r).__name__ for r in results) == ["Conflict", "Conflict", "NoneType"]
+        winner = ("ana", "luis", "eva")[results.index(None)]
+        assert [e.data["creator"] for e in await db.store.events("t1")] == [winner]
+        assert [t["id"] for t in await db.store.tables_of(winner)] == ["t1"]
+        for loser in {"ana", "luis", "eva"} - {winner}:
+            assert await db.store.tables_of(loser) == []
+
+    db.run(body())
+
+
+# -- players and resume links -------------------------------------------------------------
+
+
+def test_players(db: Db) -> None:
+    async def body() -> None:
+        store = db.store
+        ana = await store.create_player("Ana", T0)
+        luis = await store.create_player("Luis Añón", T0)
+        assert ana.id != luis.id
+        assert len(ana.id) >= 32
+        assert ana == Player(ana.id, "Ana")
+        assert await store.player(ana.id) == ana
+        assert await store.player(luis.id) == Player(luis.id, "Luis Añón")
+        await store.rename_player(ana.id, "Ana María")
+        assert await store.player(ana.id) == Player(ana.id, "Ana María")
+        assert await store.player(luis.id) == luis
+        assert await store.player("nobody") is None
+        assert await store.player("") is None
+
+    db.run(body())
+
+
+def test_resume_links(db: Db) -> None:
+    async def body() -> None:
+        store = db.store
+        ana = await store.create_player("Ana", T0)
+        luis = await store.create_player("Luis", T0)
+        first = await store.resume_link(ana.id, T0)
+        second = await store.resume_link(ana.id, at(1))
+        other = await store.resume_link(luis.id, T0)
+        assert len({first, second, other}) == 3
+        assert len(first) >= 32
+        assert await store.player_for_link(first) == ana
+        assert await store.player_for_link(second) == ana
+        assert await store.player_for_link(other) == luis
+        await store.rename_player(ana.id, "Ana María")
+        assert await store.player_for_link(first) == Player(ana.id, "Ana María")
+        for unknown in ("", "nope", first[:-1], ana.id):
+            assert await store.player_for_link(unknown) is None
+
+    db.run(body())
+
+
+# -- lists of tables -------------------------------------------------------------------------
+
+
+async def store_new(store: Store, table: Table, since: int = 0) -> None:
+    """Appends the events of ``table`` after ``since``."""
+    await store.append(table.id, since, table.events[since:], table.status, table.creator)
+
+
+def test_tables_with_status_and_tables_of(db: Db) -> None:
+    rules = Rules.from_preset("estandar")
+
+    async def body() -> None:
+        store = db.store
+        # t1: Ana's, Luis sits, waiting
+        t1, _ = Table.create("t1", rules, "ana", "Ana", at(1))
+        t1.join("luis", "Luis", at(2))
+        await store_new(store, t1)
+        # t2: Luis's, Eva sits, robots, started later
+        t2, _ = Table.create("t2", rules, "luis", "Luis", at(3))
+        t2.join("eva", "Eva", at(4))
+        t2.add_robots("luis", "normal", at(4))
+        await store_new(store, t2)
+        v = t2.version
+        t2.start("luis", at(5))
+        await store_new(store, t2, v)
+        # t3: Pepe's with robots, over at once
+        t3, _ = Table.create("t3", rules, "pepe", "Pepe", at(0))
+        t3.add_robots("pepe", "normal", at(0))
+        t3.start("pepe", at(0))
+        t3.act("pepe", "abandon", at(0))
+        await store_new(store, t3)
+
+        assert await store.tables_with_status("waiting") == ["t1"]
+        assert await store.tables_with_status("playing") == ["t2"]
+        assert await store.tables_with_status("finished") == ["t3"]
+        assert await store.tables_with_status("playing", "waiting") == ["t1", "t2"]
+        assert await store.tables_with_status() == []
+
+        def ids(rows: list[dict[str, Any]]) -> list[str]:
+            return [r["id"] for r in rows]
+
+        assert ids(await store.tables_of("ana")) == ["t1"]
+        assert ids(await store.tables_of("luis")) == ["t2", "t1"]  # newest first
+        assert ids(await store.tables_of("luis", limit=1)) == ["t2"]
+        assert ids(await store.tables_of("eva")) == ["t2"]
+        assert ids(await store.tables_of("pepe")) == ["t3"]
+        for outsider in ("rosa", "normal", "robot:normal", ""):
+            assert await store.tables_of(outsider) == []
+        row = (await store.tables_of("eva"))[0]
+        assert row["status"] == "playing"
+        assert row["version"] == t2.version
+        assert datetime.fromisoformat(row["updated_at"]) == at(5)
+
+        # a later move brings t1 to the front of Luis's list
+        t1.add_robots("ana", "normal", at(9))
+        await store_new(store, t1, 2)
+        assert ids(await store.tables_of("luis")) == ["t1", "t2"]
+
+    db.run(body())
+
+
+# -- a table from the domain -------------------------------------------------------------
+
+
+def test_a_stored_table_replays_to_the_same_state(db: Db) -> None:
+    async def body() -> None:
+        store = db.store
+        table, events = Table.create("t1", Rules.from_preset("estandar"), "ana", "Ana", at())
+        await store.append("t1", 0, events, table.status, "ana")
+
+        async def command(new: list[Event]) -> None:
+            """Stores a command's events as a server would: after the version it read."""
+            assert new
+            await store.append("t1", new[0].seq - 1, new, table.status, table.creator)
+
+        await command(table.join("luis", "Luis", at(1)))
+        await command(table.add_robots("ana", "normal", at(2)))
+        await command(table.start("ana", at(3)))
+        minute = 4
+        # a whole hand and the deal of the next, each move stored on its own
+        while len(table.deals) < 2:
+            game = table.game
+            assert game is not None
+            minute += 1
+            if game.phase == "hand_end":
+                await command(table.act("luis", "next_hand", at(minute)))
+                continue
+            seat = game.to_act
+            assert seat is not None
+            occupant = table.seats[seat]
+            assert occupant is not None
+            if game.phase == "bidding":
+                new = table.act_seat(seat, "bid", at(minute), value=3)
+            elif occupant.robot is not None:
+                card = min(game.view_for(seat).proper_plays)
+                new = table.robot_move(seat, Play(card), at(minute))
+            else:
+                assert occupant.player is not None
+                card = max(game.view_for(seat).proper_plays)
+                new = table.act(occupant.player, "play", at(minute), value=str(card))
+            await command(new)
+
+        stored = await store.events("t1")
+        assert stored == table.events
+        again = Table.replay("t1", stored)
+        assert again.version == table.version == await store.version("t1")
+        assert again.status == "playing"
+        assert again.seats == table.seats
+        assert again.updated_at == table.updated_at
+        assert again.record() == table.record()
+        assert [c.status for c in verify_record(again.record())] == ["ok"]
+        for person in ("ana", "luis", None):
+            assert table_view(again, person) == table_view(table, person)
+        assert await store.tables_with_status("playing") == ["t1"]
+        assert [t["id"] for t in await store.tables_of("luis")] == ["t1"]
+
+    db.run(body())
