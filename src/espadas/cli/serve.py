@@ -60,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from espadas.robots.registry import LEVELS
-    from espadas.server.app import create_app
     from espadas.server.settings import Settings
+    from espadas.web.site import create_site
 
     external: dict[str, str] = {}
     for item in args.robot:
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         rate=args.rate,
         burst=args.burst,
     )
-    app = create_app(settings)
+    app = create_site(settings)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     print(f"Espadas: abre http://{shown}:{args.port}/  (open it in your browser)", flush=True)
     print(f"Datos / data: {settings.db_url if args.db is None else '(--db)'}", flush=True)

@@ -26,7 +26,7 @@ from pydantic import (
     StringConstraints,
 )
 
-from espadas.engine import EspadasError, Rules
+from espadas.engine import PRESETS, EspadasError, Rules
 from espadas.server.guard import same_origin
 from espadas.server.hub import Hub
 from espadas.server.identity import (
@@ -37,8 +37,10 @@ from espadas.server.identity import (
 )
 from espadas.server.settings import Settings
 from espadas.store.store import Player, Store, new_token
-from espadas.tables.table import BadCommand, Table
-from espadas.tables.view import table_view
+from espadas.tables.commitment import verify_record
+from espadas.tables.replay import replay_steps
+from espadas.tables.table import BadCommand, Table, TableError
+from espadas.tables.view import options_of, sheet, table_view
 
 router = APIRouter()
 
@@ -199,8 +201,11 @@ async def create_session(
 
 
 @router.get("/api/session", tags=["identity"])
-async def read_session(request: Request, player: PlayerDep) -> dict[str, Any]:
-    """Who you are, and the CSRF token of this browser."""
+async def read_session(request: Request, player: MaybePlayerDep) -> dict[str, Any]:
+    """Who you are (``name`` is null before you choose one), and the CSRF token
+    of this browser."""
+    if player is None:
+        return {"name": None, "csrf": None}
     return {"name": player.name, "csrf": request.cookies.get(CSRF_COOKIE)}
 
 
@@ -239,6 +244,11 @@ async def resume_page(token: str, request: Request) -> Response:
 
 
 # -- tables ----------------------------------------------------------------------
+TARGETS = {"estandar": (500, 250), "sala": (500, 1000, 1500, 2000)}
+"""The targets a table's creator may choose (RULES.md section 8); other presets
+play to their own."""
+
+
 def _rules(body: TableIn) -> Rules:
     options: dict[str, Any] = dict(body.options)
     if "preset" in options:
@@ -248,14 +258,23 @@ def _rules(body: TableIn) -> Rules:
     if body.renege is not None:
         options["renege"] = body.renege
     target = options.get("target")
-    if body.preset == "estandar":
-        if target is not None and target not in (250, 500):
-            raise BadCommand("bad_target", "the target is 250 or 500", allowed="250 / 500")
-    else:
-        wanted = Rules.from_preset(body.preset).target
-        if target is not None and target != wanted:
-            raise BadCommand("bad_target", f"the target is {wanted}", allowed=str(wanted))
+    allowed = TARGETS.get(body.preset) or (Rules.from_preset(body.preset).target,)
+    if target is not None and target not in allowed:
+        shown = " / ".join(str(t) for t in allowed)
+        raise BadCommand("bad_target", f"the target is one of {shown}", allowed=shown)
     return Rules.from_preset(body.preset, **options)
+
+
+@router.get("/api/presets", tags=["tables"])
+async def presets(settings: SettingsDep) -> dict[str, Any]:
+    """Every preset with the value of each option, and the robot levels offered."""
+    return {
+        "presets": {name: options_of(Rules.from_preset(name)) for name in PRESETS},
+        "targets": {
+            name: list(TARGETS.get(name) or (Rules.from_preset(name).target,)) for name in PRESETS
+        },
+        "robots": list(settings.robot_levels()),
+    }
 
 
 @router.post("/api/tables", status_code=201, tags=["tables"])
@@ -414,6 +433,25 @@ async def download_record(table_id: TableId, hub: HubDep) -> Response:
         table.record(),
         headers={"content-disposition": f'attachment; filename="espadas-{table_id[:12]}.json"'},
     )
+
+
+@router.get("/api/tables/{table_id}/replay", tags=["tables"])
+async def replay_game(table_id: TableId, hub: HubDep) -> dict[str, Any]:
+    """A finished game trick by trick, every hand visible, with each deal's
+    commitment checked. Refused (409) while the game is being played."""
+    table = await _table(hub, table_id)
+    if table.status != "finished":
+        raise TableError("not_finished", "the replay opens when the game is over")
+    record = table.record()
+    return {
+        "id": table.id,
+        "players": table.players(),
+        "rules": table.rules.to_dict(),
+        "steps": replay_steps(record),
+        "checks": [c._asdict() for c in verify_record(record)],
+        "sheet": sheet(table),
+        "result": table_view(table, None)["game"]["result"],
+    }
 
 
 # -- live updates -----------------------------------------------------------------

@@ -7,7 +7,6 @@ in progress play on (a restarted server resumes every table).
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,7 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from espadas.engine import EspadasError, InvalidRules, ParseError, RuleError
@@ -111,36 +110,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         text = translate("api." + code, _lang(request), detail=str(err.detail)[:200])
         return JSONResponse({"error": code, "message": text}, status_code=err.status_code)
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def home(request: Request) -> HTMLResponse:
-        return HTMLResponse(_page(_lang(request), None))
-
-    @app.get("/mesa/{table_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def table_page(request: Request, table_id: str) -> HTMLResponse:
-        return HTMLResponse(_page(_lang(request), table_id[:64]))
-
     @app.get("/health", include_in_schema=False)
     async def health() -> dict[str, Any]:
         return {"ok": True}
 
     app.add_middleware(Guard, max_body=settings.max_body, rate=settings.rate, burst=settings.burst)
     return app
-
-
-def _page(lang: str, table_id: str | None) -> str:
-    title = "Espadas"
-    if lang == "en":
-        text = (
-            "The Espadas server is running. The JSON API is described at "
-            '<a href="/docs">/docs</a> (OpenAPI: <a href="/openapi.json">/openapi.json</a>).'
-        )
-    else:
-        text = (
-            "El servidor de Espadas está en marcha. La API JSON está descrita en "
-            '<a href="/docs">/docs</a> (OpenAPI: <a href="/openapi.json">/openapi.json</a>).'
-        )
-    table = f"<p>Mesa <code>{html.escape(table_id)}</code></p>" if table_id else ""
-    return (
-        f'<!doctype html><html lang="{lang}"><meta charset="utf-8">'
-        f"<title>{title}</title><h1>{title}</h1>{table}<p>{text}</p></html>"
-    )

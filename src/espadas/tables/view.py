@@ -23,15 +23,18 @@ from datetime import timedelta
 from typing import Any
 
 from espadas.engine import (
+    OPTIONS,
     Accuse,
     Action,
     Bid,
+    Card,
     ConfirmEnd,
     Look,
     NextHand,
     Play,
     PlayerView,
     PublicView,
+    Rules,
     Trick,
 )
 from espadas.tables.table import Table
@@ -128,6 +131,7 @@ def table_view(
         "version": table.version,
         "status": table.status,
         "rules": table.rules.to_dict(),
+        "options": options_of(table.rules),
         "players": table.rules.players,
         "seats": [
             None
@@ -148,4 +152,68 @@ def table_view(
         "rematch": table.rematch,
         "rematch_of": table.rematch_of,
         "game": None if view is None else game_json(view),
+        "sheet": sheet(table),
+        "review": review(table),
+    }
+
+
+def options_of(rules: Rules) -> dict[str, Any]:
+    """Every option's value (not only those that differ from the preset).
+
+    >>> options_of(Rules.from_preset("cien"))["blind_nil"]
+    True
+    """
+    return {name: getattr(rules, name) for name in OPTIONS}
+
+
+def sheet(table: Table) -> list[dict[str, Any]]:
+    """The score sheet: per finished hand, the bids, tricks taken, the points
+    (bag penalty included), bags and totals of each side."""
+    game = table.game
+    if game is None:
+        return []
+    rows = []
+    for number, (hand, finished) in enumerate(zip(game.hands, game.finished, strict=False), 1):
+        rows.append(
+            {
+                "hand": number,
+                "bids": [
+                    None if b is None else ("blind_nil" if hand.blind[s] else b)
+                    for s, b in enumerate(hand.bids)
+                ],
+                "tricks": list(hand.tricks),
+                "points": list(finished.score.points),
+                "bags": list(finished.score.bags),
+                "totals": list(finished.totals),
+            }
+        )
+    return rows
+
+
+def review(table: Table) -> dict[str, Any] | None:
+    """After an accusation (the game is then over): who accused whom, the verdict,
+    and the tricks of that hand with the accused's reneges marked."""
+    game = table.game
+    if game is None or not game.accusations:
+        return None
+    index, accusation = next(iter(game.accusations.items()))
+    hand = game.hands[index]
+    reneged = {i for i, seat in hand.reneges if seat == accusation.against}
+    n = table.rules.players
+    tricks = []
+    for t in range(0, accusation.after_play, n):
+        cards = hand.plays[t : min(t + n, accusation.after_play)]
+        tricks.append(
+            {
+                "leader": hand.leaders[t // n],
+                "cards": [str(Card(c)) for c in cards],
+                "reneges": [str(Card(c)) for i, c in enumerate(cards, t) if i in reneged],
+            }
+        )
+    return {
+        "hand": index + 1,
+        "by": accusation.by,
+        "against": accusation.against,
+        "true": accusation.true,
+        "tricks": tricks,
     }

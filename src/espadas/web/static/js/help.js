@@ -1,0 +1,4 @@
+// The help page needs only the shared chrome (language, deck).
+import { setUp } from "./page.js";
+
+setUp();

@@ -1,0 +1,68 @@
+// Texts from the catalog (static/i18n/LANG.json); Spanish by default.
+
+let catalog = {};
+export let lang = document.documentElement.lang || "es";
+
+export async function loadCatalog() {
+  const response = await fetch(`/static/i18n/${lang}.json`);
+  catalog = await response.json();
+}
+
+export function t(key, params = {}) {
+  let text = catalog[key];
+  if (text === undefined) {
+    return key;
+  }
+  for (const [name, value] of Object.entries(params)) {
+    text = text.split(`{${name}}`).join(String(value));
+  }
+  return text;
+}
+
+export const SUITS = ["S", "H", "D", "C"];
+
+export function cardName(code) {
+  const rank = code.slice(0, -1);
+  const suit = code.slice(-1);
+  return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
+}
+
+export function bidName(value) {
+  if (value === null || value === undefined) return "—";
+  if (value === "blind_nil") return t("bid.blind_nil");
+  if (value === 0) return t("bid.nil");
+  return String(value);
+}
+
+export function seatPlace(players, seat) {
+  return players === 4 ? t("seat.letters").split(",")[seat] : t("seat.number", { n: seat + 1 });
+}
+
+export function seatLabel(view, seat) {
+  const info = view.seats[seat];
+  const name = info ? info.name : t("seat.empty");
+  if (info && info.robot) {
+    return t("seat.robot", { level: t(`robot.${info.robot}`), seat: seatPlace(view.players, seat) });
+  }
+  return name;
+}
+
+export function sideName(view, side) {
+  if (view.players === 4 && view.rules.partnerships !== false && (side === "ns" || side === "ew")) {
+    const mine = view.you === null ? null : (view.you % 2 === 0 ? "ns" : "ew");
+    const names = side === "ns" ? [0, 2] : [1, 3];
+    const people = names.map((s) => seatLabel(view, s)).join(" + ");
+    if (mine === side) return t("side.us", { people });
+    if (mine !== null) return t("side.them", { people });
+    return people;
+  }
+  const seat = Number(side);
+  return Number.isNaN(seat) ? side : seatLabel(view, seat);
+}
+
+export function setLanguage(next) {
+  document.cookie = `espadas_lang=${next}; path=/; max-age=31536000; samesite=lax`;
+  const url = new URL(window.location.href);
+  url.searchParams.delete("lang");
+  window.location.href = url.toString();
+}
