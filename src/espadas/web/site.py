@@ -49,7 +49,9 @@ def page(name: str, lang: str, table: str = "") -> str:
     texts = catalog(lang)
     content = _template(name)
     if name == "help":
-        content = content.replace("{{help}}", _template(f"help.{lang}"))
+        # wide tables scroll sideways on a phone: focusable, so keys can scroll them
+        help_text = _template(f"help.{lang}").replace("<table>", '<table tabindex="0">')
+        content = content.replace("{{help}}", help_text)
     other = "en" if lang == "es" else "es"
     values = {
         "lang": lang,

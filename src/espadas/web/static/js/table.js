@@ -630,14 +630,17 @@ function onKey(event) {
 
 // -- live updates ----------------------------------------------------------------
 function connect() {
+  // the server knows who we are when the socket opens: reopen it after signing in
+  if (socket) {
+    socket.onclose = null;
+    socket.close();
+  }
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${window.location.host}/api/tables/${tableId}/live`);
   socket.onmessage = (message) => {
     const frame = JSON.parse(message.data);
     if (frame.type === "view") {
-      if (view && frame.version > view.version + 1 && frame.version - view.version > 1) {
-        // frames may be coalesced: each carries the whole view, nothing is lost
-      }
+      // frames may be coalesced; each carries the whole view, so nothing is lost
       update(frame.view);
       retry = 500;
     }
@@ -711,6 +714,7 @@ async function main() {
       }
       form.hidden = true;
       await join();
+      connect();
     });
   }
   connect();
