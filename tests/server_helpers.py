@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 import uvicorn
 
-from espadas.server.app import create_app
 from espadas.server.settings import Settings
+from espadas.web.site import create_site
 
 PG_URL = os.environ.get("ESPADAS_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -31,10 +31,10 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(settings: Settings) -> Iterator[str]:
-    """Serves ``create_app(settings)`` on 127.0.0.1 until the block ends."""
+    """Serves ``create_site(settings)`` (API and pages) on 127.0.0.1 until the block ends."""
     port = free_port()
     config = uvicorn.Config(
-        create_app(settings),
+        create_site(settings),
         host="127.0.0.1",
         port=port,
         log_level="warning",

@@ -154,7 +154,7 @@ def test_error_and_interface_keys_do_not_clash() -> None:
     assert not set(ERRORS) & set(UI)
     assert not set(ERRORS) & set(TABLE_ERRORS)
     assert not set(UI) & set(TABLE_ERRORS)
-    assert all(k.startswith(("ui.", "api.")) for k in UI)
+    assert all(k.startswith(("ui.", "api.", "mail.", "page.")) for k in UI)
 
 
 def test_real_errors_from_the_engine() -> None:

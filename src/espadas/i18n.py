@@ -529,6 +529,110 @@ UI: dict[str, dict[str, Template]] = {
         "es": "Ese enlace para continuar no es válido.",
         "en": "That resume link is not valid.",
     },
+    # e-mail notices
+    "mail.turn.subject": {
+        "es": "Espadas: te toca en la mesa de {creator}",
+        "en": "Espadas: your turn at {creator}'s table",
+    },
+    "mail.turn.lead": {
+        "es": "Te toca {what} en la mesa de {creator}.",
+        "en": "It is your turn to {what} at {creator}'s table.",
+    },
+    "mail.reminder_half.subject": {
+        "es": "Espadas: la mesa de {creator} te espera",
+        "en": "Espadas: {creator}'s table is waiting for you",
+    },
+    "mail.reminder_half.lead": {
+        "es": "La mesa de {creator} te espera desde hace {hours} horas.",
+        "en": "{creator}'s table has been waiting for you for {hours} hours.",
+    },
+    "mail.reminder_90.subject": {
+        "es": "Espadas: último aviso en la mesa de {creator}",
+        "en": "Espadas: last reminder at {creator}'s table",
+    },
+    "mail.reminder_90.lead": {
+        "es": "Si no juegas antes del {deadline}, la otra pareja podrá cerrar la partida.",
+        "en": "If you do not play by {deadline}, the other side may close the game.",
+    },
+    "mail.claimable.subject": {
+        "es": "Espadas: puedes cerrar la partida en la mesa de {creator}",
+        "en": "Espadas: you may close the game at {creator}'s table",
+    },
+    "mail.claimable.lead": {
+        "es": "{name} no jugó a tiempo: puedes cerrar la partida, y su pareja pierde.",
+        "en": "{name} did not play in time: you may close the game, and their side loses.",
+    },
+    "mail.digest.subject": {
+        "es": "Espadas: mesas que te esperan",
+        "en": "Espadas: tables waiting for you",
+    },
+    "mail.digest.lead": {
+        "es": "Estas mesas esperan que juegues:",
+        "en": "These tables are waiting for you:",
+    },
+    "mail.bid": {"es": "apostar", "en": "bid"},
+    "mail.play": {"es": "jugar", "en": "play"},
+    "mail.since": {
+        "es": "Desde la última vez que miraste:",
+        "en": "Since you last looked:",
+    },
+    "mail.open": {"es": "Abrir la mesa: {url}", "en": "Open the table: {url}"},
+    "mail.resume": {
+        "es": "Tu enlace privado para seguir en cualquier dispositivo: {url}",
+        "en": "Your private link to continue on any device: {url}",
+    },
+    "mail.unsubscribe": {
+        "es": "No más avisos de esta mesa: {url}",
+        "en": "No more notices from this table: {url}",
+    },
+    "mail.confirm.subject": {
+        "es": "Espadas: confirma tu correo",
+        "en": "Espadas: confirm your e-mail",
+    },
+    "mail.confirm.body": {
+        "es": "Para recibir avisos de Espadas en este correo, abre este enlace: {url}",
+        "en": "To get Espadas notices at this address, open this link: {url}",
+    },
+    "mail.event.bid": {"es": "{name} apostó {bid}", "en": "{name} bid {bid}"},
+    "mail.event.play": {"es": "{name} jugó {card}", "en": "{name} played {card}"},
+    "mail.event.deal": {"es": "Nueva mano", "en": "New hand"},
+    "mail.push.turn": {"es": "¡Tu turno!", "en": "Your turn!"},
+    "page.confirmed": {
+        "es": "Correo confirmado: recibirás avisos cuando te toque.",
+        "en": "E-mail confirmed: you will get notices when it is your turn.",
+    },
+    "page.bad_confirm": {
+        "es": "Ese enlace de confirmación no es válido (¿ya lo usaste?).",
+        "en": "That confirmation link is not valid (already used?).",
+    },
+    "page.unsubscribed": {
+        "es": "Listo: no recibirás más avisos por correo de esta mesa.",
+        "en": "Done: you will get no more e-mail notices from this table.",
+    },
+    "page.unsubscribed_all": {
+        "es": "Listo: no recibirás más avisos por correo.",
+        "en": "Done: you will get no more e-mail notices.",
+    },
+    "page.bad_unsubscribe": {
+        "es": "Ese enlace para darte de baja no es válido.",
+        "en": "That unsubscribe link is not valid.",
+    },
+    "api.bad_email": {
+        "es": "Esa dirección de correo no parece válida.",
+        "en": "That e-mail address does not look valid.",
+    },
+    "api.bad_mode": {
+        "es": "Los avisos pueden estar activados, desactivados o en resumen diario.",
+        "en": "Notices may be on, off or a daily digest.",
+    },
+    "api.bad_subscription": {
+        "es": "El navegador envió una suscripción no válida: {detail}",
+        "en": "The browser sent an invalid subscription: {detail}",
+    },
+    "api.no_push": {
+        "es": "Este servidor no envía avisos push.",
+        "en": "This server does not send push notices.",
+    },
     "api.not_found_path": {
         "es": "No existe esa dirección.",
         "en": "There is no such address.",

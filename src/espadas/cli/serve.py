@@ -9,6 +9,7 @@ and prints the address to open.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -53,6 +54,36 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--public-url", default=None, help="the address people use, for invitation links"
     )
+    mail = p.add_argument_group("turn notices by e-mail (off until --smtp-host is given)")
+    mail.add_argument("--smtp-host", default=None, help="SMTP server")
+    mail.add_argument("--smtp-port", type=int, default=587, help="SMTP port (587)")
+    mail.add_argument(
+        "--smtp-tls", choices=("starttls", "ssl", "none"), default="starttls", help="(starttls)"
+    )
+    mail.add_argument(
+        "--smtp-user",
+        default=None,
+        help="SMTP user; the password is read from ESPADAS_SMTP_PASSWORD",
+    )
+    mail.add_argument("--mail-from", default="Espadas <espadas@localhost>", help="sender")
+    mail.add_argument(
+        "--notice-interval-minutes",
+        type=float,
+        default=15.0,
+        help="at most one notice per table and person in this time (15)",
+    )
+    mail.add_argument(
+        "--notice-delay-seconds",
+        type=float,
+        default=60.0,
+        help="a turn waits this long before its notice goes out (60)",
+    )
+    mail.add_argument("--digest-hour", type=int, default=8, help="hour (UTC) of daily digests (8)")
+    mail.add_argument(
+        "--push-subject",
+        default="mailto:espadas@localhost",
+        help="contact for Web Push services (mailto: or https: URL)",
+    )
     p.set_defaults(run=run)
 
 
@@ -86,18 +117,28 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     settings = Settings(
         data=Path(args.data),
         db=args.db,
         turn_limit=timedelta(hours=args.turn_limit_hours),
         external_robots=external,
         robot_workers=args.robot_workers,
-        public_url=args.public_url,
+        public_url=args.public_url or f"http://{shown}:{args.port}",
         rate=args.rate,
         burst=args.burst,
+        smtp_host=args.smtp_host,
+        smtp_port=args.smtp_port,
+        smtp_tls=args.smtp_tls,
+        smtp_user=args.smtp_user,
+        smtp_password=os.environ.get("ESPADAS_SMTP_PASSWORD"),
+        mail_from=args.mail_from,
+        notice_interval=timedelta(minutes=args.notice_interval_minutes),
+        notice_delay=timedelta(seconds=args.notice_delay_seconds),
+        digest_hour=args.digest_hour % 24,
+        push_subject=args.push_subject,
     )
     app = create_site(settings)
-    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     print(f"Espadas: abre http://{shown}:{args.port}/  (open it in your browser)", flush=True)
     print(f"Datos / data: {settings.db_url if args.db is None else '(--db)'}", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=16 * 1024)

@@ -305,7 +305,11 @@ async def read_table(
     table_id: TableId, player: MaybePlayerDep, hub: HubDep, settings: SettingsDep
 ) -> dict[str, Any]:
     """The table as you may see it (``version`` grows with every event)."""
-    return _view(await _table(hub, table_id), player, settings)
+    table = await _table(hub, table_id)
+    view = _view(table, player, settings)
+    if player is not None and view["you"] is not None:
+        await hub.store.outbox.mark_seen(player.id, table_id, table.version)
+    return view
 
 
 async def _run(
@@ -477,7 +481,8 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=4404)
         return
     await websocket.accept()
-    flag = hub.subscribe(table_id)
+    seated = None if player is None else player.id
+    flag = hub.subscribe(table_id, seated)
     sent = 0
 
     async def receive() -> None:
@@ -507,10 +512,12 @@ async def live(websocket: WebSocket, table_id: str) -> None:
                 view = _view(table, player, settings)
                 await websocket.send_json({"type": "view", "version": table.version, "view": view})
                 sent = table.version
+                if seated is not None and view["you"] is not None:
+                    await store.outbox.mark_seen(seated, table_id, sent)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        hub.unsubscribe(table_id, flag)
+        hub.unsubscribe(table_id, flag, seated)
         reader.cancel()
         with contextlib.suppress(BaseException):
             await reader

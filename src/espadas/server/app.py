@@ -24,6 +24,9 @@ from espadas.server.guard import Guard
 from espadas.server.hub import Hub
 from espadas.server.identity import Identity
 from espadas.server.language import request_lang
+from espadas.server.notices_api import router as notices_router
+from espadas.server.notifier import Notifier
+from espadas.server.push import Push
 from espadas.server.robot_pool import RobotPool
 from espadas.server.settings import Settings
 from espadas.store.store import Store, UnknownTable
@@ -56,6 +59,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = await Store.open(settings.db_url)
         robots = RobotPool(settings.robot_workers)
         hub = Hub(store, settings, robots)
+        app.state.push = None
+        try:
+            app.state.push = Push.load(settings.data, settings.push_subject)
+        except Exception:  # push is optional: the rest works without it
+            log.exception("Web Push is off: its keys could not be made or read")
+        notifier = Notifier(store, settings, hub.table, hub.looking, app.state.push)
+        sending = asyncio.create_task(notifier.run()) if settings.notices else None
+        if sending is not None:
+            hub.notifier = notifier
         app.state.store = store
         app.state.hub = hub
         app.state.settings = settings
@@ -67,6 +79,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             if warming is not None:
                 warming.cancel()
+            if sending is not None:
+                sending.cancel()
             await hub.close()
             robots.close()
             await store.close()
@@ -78,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.include_router(router)
+    app.include_router(notices_router)
 
     @app.exception_handler(EspadasError)
     async def rule_refused(request: Request, err: EspadasError) -> JSONResponse:

@@ -23,7 +23,8 @@ from espadas.robots.base import fallback
 from espadas.server.robot_pool import RobotPool
 from espadas.server.settings import Settings
 from espadas.store.store import Conflict, Store
-from espadas.tables.table import Event, Table, TableError
+from espadas.tables.notice import Notice, plan
+from espadas.tables.table import TURN_EVENTS, Event, Table, TableError
 
 log = logging.getLogger("espadas.hub")
 
@@ -50,6 +51,9 @@ class Hub:
         self._tables: dict[str, Table] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._subscribers: dict[str, set[asyncio.Event]] = {}
+        self._looking: dict[tuple[str, str], int] = {}
+        self.notifier: Any = None
+        """The notifier to wake after a change (set by the app when notices are on)."""
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self.closing = False
 
@@ -105,8 +109,11 @@ class Hub:
                     raise
                 if not new:
                     return table, []
+                planned: list[Notice] = []
+                if any(e.type in TURN_EVENTS for e in new):
+                    planned = plan(table, self.settings.turn_limit, self.settings.notice_delay)
                 try:
-                    await self.store.append(table_id, before, new, table.status)
+                    await self.store.append(table_id, before, new, table.status, planned=planned)
                 except Conflict:
                     self._tables.pop(table_id, None)
                     continue
@@ -115,22 +122,39 @@ class Hub:
                     raise
             self.notify(table_id)
             self.wake_robots(table_id)
+            if planned and self.notifier is not None:
+                self.notifier.wake.set()
             return table, new
         raise Busy("busy", "the table is busy; try again")
 
     # -- live subscribers -----------------------------------------------------------
-    def subscribe(self, table_id: str) -> asyncio.Event:
-        """An event that is set whenever the table has a new version."""
+    def subscribe(self, table_id: str, player: str | None = None) -> asyncio.Event:
+        """An event that is set whenever the table has a new version. ``player``
+        has the table open meanwhile (no notices for it then)."""
         flag = asyncio.Event()
         self._subscribers.setdefault(table_id, set()).add(flag)
+        if player is not None:
+            key = (player, table_id)
+            self._looking[key] = self._looking.get(key, 0) + 1
         return flag
 
-    def unsubscribe(self, table_id: str, flag: asyncio.Event) -> None:
+    def unsubscribe(self, table_id: str, flag: asyncio.Event, player: str | None = None) -> None:
         subscribers = self._subscribers.get(table_id)
         if subscribers is not None:
             subscribers.discard(flag)
             if not subscribers:
                 del self._subscribers[table_id]
+        if player is not None:
+            key = (player, table_id)
+            left = self._looking.get(key, 1) - 1
+            if left > 0:
+                self._looking[key] = left
+            else:
+                self._looking.pop(key, None)
+
+    def looking(self, player: str, table_id: str) -> bool:
+        """Whether ``player`` has the table open (a live connection to it)."""
+        return (player, table_id) in self._looking
 
     def notify(self, table_id: str) -> None:
         for flag in self._subscribers.get(table_id, ()):

@@ -44,6 +44,26 @@ class Settings:
     clock: Clock = field(default_factory=SystemClock)
     public_url: str | None = None
     """The address people use, for links (default: the request's own)."""
+    smtp_host: str | None = None
+    """The SMTP server for e-mail notices; none: e-mail is off."""
+    smtp_port: int = 587
+    smtp_tls: str = "starttls"
+    """``starttls``, ``ssl`` or ``none``."""
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    mail_from: str = "Espadas <espadas@localhost>"
+    notices: bool = True
+    """Whether this instance sends notices (the outbox is kept either way)."""
+    notice_delay: timedelta = timedelta(seconds=60)
+    """How long a turn waits before its notice goes out (no notice if the person
+    acts, or is looking at the table, in the meantime)."""
+    notice_interval: timedelta = timedelta(minutes=15)
+    """At most one notice per table and person in this time."""
+    notice_poll_s: float = 5.0
+    digest_hour: int = 8
+    """The hour (UTC) at which daily digests go out."""
+    push_subject: str = "mailto:espadas@localhost"
+    """Who runs this server, for Web Push services (VAPID ``sub``)."""
 
     @property
     def db_url(self) -> str:

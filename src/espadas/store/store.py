@@ -24,7 +24,9 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from espadas.store.outbox import Outbox, add_notices
 from espadas.store.schema import events, members, players, resume_links, tables
+from espadas.tables.notice import Notice
 from espadas.tables.table import Event
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -81,6 +83,8 @@ class Store:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        self.outbox = Outbox(engine)
+        """Notices, contacts, push subscriptions, modes and what people have seen."""
 
     @classmethod
     async def open(cls, url: str) -> Store:
@@ -143,11 +147,19 @@ class Store:
 
     # -- event logs -----------------------------------------------------------------
     async def append(
-        self, table_id: str, after: int, new: Sequence[Event], status: str, creator: str = ""
+        self,
+        table_id: str,
+        after: int,
+        new: Sequence[Event],
+        status: str,
+        creator: str = "",
+        planned: Sequence[Notice] = (),
     ) -> None:
-        """Commits ``new`` (sequence numbers ``after + 1`` on) to the table's log.
-        ``after == 0`` creates the table. Raises :class:`Conflict` if another writer
-        got there first."""
+        """Commits ``new`` (sequence numbers ``after + 1`` on) to the table's log,
+        with the notices they make due (in the same transaction: a notice is never
+        lost between a move and its sending, nor planned twice). ``after == 0``
+        creates the table. Raises :class:`Conflict` if another writer got there
+        first."""
         if not new:
             return
         if [e.seq for e in new] != list(range(after + 1, after + 1 + len(new))):
@@ -181,6 +193,8 @@ class Store:
                 ]
                 if joined:
                     await conn.execute(members.insert(), joined)
+                if planned:
+                    await add_notices(conn, planned)
                 await conn.execute(
                     events.insert(),
                     [

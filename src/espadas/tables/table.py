@@ -118,6 +118,8 @@ class Table:
     updated_at: datetime | None = None
     turn_since: datetime | None = None
     """When the bid or play due now became due (the turn limit counts from here)."""
+    turn_version: int = 0
+    """The sequence number of the event that made the current bid or play due."""
     rematch: str | None = None
     rematch_of: str | None = None
     faults: list[dict[str, Any]] = field(default_factory=list)
@@ -150,6 +152,7 @@ class Table:
         self.updated_at = event.at
         if event.type in TURN_EVENTS:
             self.turn_since = event.at
+            self.turn_version = event.seq
 
     def _new(self, type_: str, at: datetime, **data: Any) -> Event:
         event = Event(self.version + 1, type_, data, at)

@@ -18,13 +18,14 @@ from functools import cache
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from espadas.i18n import LANGS
 from espadas.server.app import create_app
 from espadas.server.language import request_lang
 from espadas.server.settings import Settings
+from espadas.store.store import Store
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
@@ -112,4 +113,46 @@ def create_site(settings: Settings | None = None) -> FastAPI:
     async def replay_page(request: Request, table_id: str) -> HTMLResponse:
         return html_page("replay", request, table_id if TABLE_ID.match(table_id) else "")
 
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        return FileResponse(
+            STATIC / "sw.js",
+            media_type="text/javascript",
+            headers={"service-worker-allowed": "/", "cache-control": "no-cache"},
+        )
+
+    @app.get("/avisos/confirmar/{token}", response_class=HTMLResponse, include_in_schema=False)
+    async def confirm_email(request: Request, token: str) -> HTMLResponse:
+        store: Store = request.app.state.store
+        player = await store.outbox.confirm(token[:100])
+        key = "page.confirmed" if player else "page.bad_confirm"
+        return message_page(page_lang(request), key, 200 if player else 404)
+
+    @app.get("/avisos/baja/{token}", response_class=HTMLResponse, include_in_schema=False)
+    async def unsubscribe(request: Request, token: str, mesa: str | None = None) -> HTMLResponse:
+        store: Store = request.app.state.store
+        table = mesa if mesa and TABLE_ID.match(mesa) else None
+        player = await store.outbox.unsubscribe(token[:100], table)
+        if player is None:
+            return message_page(page_lang(request), "page.bad_unsubscribe", 404)
+        return message_page(
+            page_lang(request), "page.unsubscribed" if table else "page.unsubscribed_all"
+        )
+
     return app
+
+
+def message_page(lang: str, key: str, status: int = 200) -> HTMLResponse:
+    """A short page that says one thing (a link opened from a mail)."""
+    from espadas.i18n import translate
+
+    text = html.escape(translate(key, lang))
+    home = "Volver al inicio" if lang == "es" else "Back to the start"
+    body = (
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<title>Espadas</title><link rel="stylesheet" href="/static/app.css"></head>'
+        f'<body><main id="main"><h1>Espadas</h1><p>{text}</p>'
+        f'<p><a href="/">{home}</a></p></main></body></html>'
+    )
+    return HTMLResponse(body, status_code=status)

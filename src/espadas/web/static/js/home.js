@@ -108,6 +108,18 @@ async function listTables() {
     .join("");
 }
 
+async function showContact() {
+  const answer = await call("GET", "/api/contact");
+  if (!answer.ok) return;
+  const contact = answer.data;
+  document.getElementById("email").value = contact.email || "";
+  let state = "contact.none";
+  if (!contact.mail) state = "contact.no_mail";
+  else if (contact.email && contact.confirmed) state = "contact.confirmed";
+  else if (contact.email) state = "contact.pending";
+  document.getElementById("contact-state").textContent = t(state);
+}
+
 async function showSignedIn(me) {
   document.getElementById("signin").hidden = true;
   document.getElementById("signed").hidden = false;
@@ -117,12 +129,24 @@ async function showSignedIn(me) {
   targets = answer.data.targets;
   renderOptions();
   await listTables();
+  await showContact();
 }
 
 async function main() {
   await setUp();
   document.getElementById("preset").addEventListener("change", renderOptions);
   document.getElementById("create").addEventListener("submit", createTable);
+  document.getElementById("contact").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const email = document.getElementById("email").value.trim();
+    const lang = document.documentElement.lang;
+    const answer = await call("PUT", "/api/contact", { email: email || null, lang });
+    if (!answer.ok) {
+      showError(answer.data);
+      return;
+    }
+    await showContact();
+  });
   document.getElementById("signin").addEventListener("submit", async (event) => {
     event.preventDefault();
     const answer = await signIn(document.getElementById("name").value);

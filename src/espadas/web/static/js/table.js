@@ -1,6 +1,7 @@
 // The table page: seats, your hand, the trick, bids, scores, and every action,
 // by mouse, touch and keyboard; an ARIA live region says what happens.
 import { call, session, signIn } from "./api.js";
+import { enablePush } from "./push.js";
 import { cardElement, backSvg } from "./cards.js";
 import { bidName, cardName, lang, seatLabel, sideName, t } from "./i18n.js";
 import { announce, clearError, confirmDialog, escapeHtml, setUp, showError } from "./page.js";
@@ -657,6 +658,21 @@ document.addEventListener("visibilitychange", () => {
   }
 });
 
+// -- notices ------------------------------------------------------------------------
+async function showMode() {
+  if (!view || view.you === null) return;
+  const answer = await call("GET", `/api/tables/${tableId}/notices`);
+  if (!answer.ok) return;
+  const select = $("notice-mode");
+  select.value = answer.data.mode;
+  $("mode-row").hidden = false;
+  select.onchange = async () => {
+    const done = await call("PUT", `/api/tables/${tableId}/notices`, { mode: select.value });
+    if (!done.ok) showError(done.data);
+    else announce(t(`notices.${select.value}`));
+  };
+}
+
 // -- start ----------------------------------------------------------------------
 async function join() {
   const answer = await call("POST", `/api/tables/${tableId}/join`);
@@ -688,14 +704,22 @@ async function main() {
   const notify = $("notify");
   if (!("Notification" in window)) notify.hidden = true;
   notify.addEventListener("click", async () => {
-    const permission = await Notification.requestPermission();
-    announce(t(permission === "granted" ? "notify.on" : "notify.off"));
+    // Web Push where the browser has it (notices even with the page closed),
+    // else notifications while the page is open
+    const state = await enablePush(call);
+    if (state === "unsupported") {
+      const permission = await Notification.requestPermission();
+      announce(t(permission === "granted" ? "notify.on" : "notify.off"));
+    } else {
+      announce(t(state === "on" ? "notify.on" : "notify.off"));
+    }
   });
   const presets = await call("GET", "/api/presets");
   if (presets.ok) window.espadasRobots = presets.data.robots;
   const me = await session();
   if (me) {
     await join();
+    await showMode();
   } else {
     const read = await call("GET", `/api/tables/${tableId}`);
     if (!read.ok) {

@@ -1,0 +1,135 @@
+"""API of turn notices: your e-mail (confirmed by a link), the notice mode of
+each table (on, off, daily digest) and Web Push subscriptions."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, StringConstraints
+
+from espadas.i18n import translate
+from espadas.server.api import ApiError, HubDep, PlayerDep, SettingsDep, TableId, _table
+from espadas.server.mail import compose, send, valid_email
+from espadas.store.store import Store
+
+router = APIRouter()
+
+
+class ContactIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    email: Annotated[str, StringConstraints(strip_whitespace=True, max_length=254)] | None
+    lang: Literal["es", "en"] = "es"
+
+
+class ModeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    mode: Literal["on", "off", "digest"]
+
+
+class EndpointIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    endpoint: Annotated[str, StringConstraints(max_length=1000)]
+
+
+def _store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+@router.get("/api/contact", tags=["notices"])
+async def read_contact(
+    request: Request, player: PlayerDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """Your e-mail for notices, whether it is confirmed, and whether this server
+    sends e-mail at all."""
+    contact = await _store(request).outbox.contact(player.id)
+    return {
+        "email": None if contact is None else contact.email,
+        "confirmed": contact is not None and contact.confirmed,
+        "lang": "es" if contact is None else contact.lang,
+        "mail": settings.smtp_host is not None,
+    }
+
+
+@router.put("/api/contact", tags=["notices"])
+async def set_contact(
+    body: ContactIn, request: Request, player: PlayerDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """Sets (or, with ``null``, removes) your e-mail and your language for notices.
+    A new address gets a confirmation link; nothing is sent to it before."""
+    store = _store(request)
+    now = settings.clock.now()
+    email = body.email or None
+    if email is not None and not valid_email(email):
+        raise ApiError(422, "bad_email")
+    token = await store.outbox.set_email(player.id, email, body.lang, now)
+    if email is not None and settings.smtp_host:
+        base = (settings.public_url or str(request.base_url)).rstrip("/")
+        url = f"{base}/avisos/confirmar/{token}"
+        message = compose(
+            settings.mail_from,
+            email,
+            translate("mail.confirm.subject", body.lang),
+            [translate("mail.confirm.body", body.lang, url=url)],
+        )
+        await send(settings, message)
+    return await read_contact(request, player, settings)
+
+
+@router.get("/api/tables/{table_id}/notices", tags=["notices"])
+async def read_mode(
+    table_id: TableId, request: Request, player: PlayerDep, hub: HubDep
+) -> dict[str, Any]:
+    """Your notice mode at this table: ``on`` (default), ``off`` or ``digest``."""
+    await _table(hub, table_id)
+    return {"mode": await _store(request).outbox.mode(player.id, table_id)}
+
+
+@router.put("/api/tables/{table_id}/notices", tags=["notices"])
+async def set_mode(
+    table_id: TableId, body: ModeIn, request: Request, player: PlayerDep, hub: HubDep
+) -> dict[str, Any]:
+    """Chooses your notices at this table (seated people only)."""
+    table = await _table(hub, table_id)
+    if table.seat_of(player.id) is None:
+        from espadas.tables.table import NotAllowed
+
+        raise NotAllowed("not_seated", "only the players seated at this table may do that")
+    await _store(request).outbox.set_mode(player.id, table_id, body.mode)
+    return {"mode": body.mode}
+
+
+@router.get("/api/push/key", tags=["notices"])
+async def push_key(request: Request) -> dict[str, Any]:
+    """The server's Web Push key (``applicationServerKey``)."""
+    push = request.app.state.push
+    if push is None:
+        raise ApiError(404, "no_push")
+    return {"key": push.public_key()}
+
+
+@router.post("/api/push/subscriptions", status_code=201, tags=["notices"])
+async def add_subscription(
+    request: Request, player: PlayerDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """Stores this browser's push subscription (``PushSubscription.toJSON()``)."""
+    from espadas.server.push import check_subscription
+
+    if request.app.state.push is None:
+        raise ApiError(404, "no_push")
+    try:
+        subscription = check_subscription(await request.json())
+    except ValueError as exc:
+        raise ApiError(422, "bad_subscription", detail=str(exc)[:200]) from None
+    await _store(request).outbox.add_subscription(player.id, subscription, settings.clock.now())
+    return {"ok": True}
+
+
+@router.delete("/api/push/subscriptions", tags=["notices"])
+async def remove_subscription(
+    body: EndpointIn, request: Request, player: PlayerDep
+) -> dict[str, Any]:
+    """Forgets this browser's push subscription."""
+    await _store(request).outbox.remove_subscription(body.endpoint, player.id)
+    return {"ok": True}

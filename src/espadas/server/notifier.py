@@ -1,0 +1,268 @@
+"""The notifier: sends due turn notices by e-mail and Web Push.
+
+It polls the outbox (every ``notice_poll_s`` seconds, and at once after a
+change), claims due notices, checks each one is still due (the same turn is
+still waiting), and that the person wants it: notices on for that table, not
+looking at the table right now, nothing sent for that table within
+``notice_interval``. A person with a daily digest gets one mail a day instead.
+Failures are retried later; a notice is claimed by one sender only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from espadas.engine import Card
+from espadas.i18n import bid_name, translate
+from espadas.server.mail import compose, send
+from espadas.server.settings import Settings
+from espadas.store.outbox import Due
+from espadas.store.store import Store, UnknownTable
+from espadas.tables.notice import Notice, still_due
+from espadas.tables.table import Table
+
+log = logging.getLogger("espadas.notices")
+
+STALE = timedelta(minutes=5)
+RETRY = timedelta(minutes=2)
+MAX_ATTEMPTS = 5
+
+
+class Notifier:
+    """Sends notices for one server instance."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        load: Callable[[str], Any],
+        looking: Callable[[str, str], bool],
+        push: Any = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.load = load
+        """``await load(table_id)``: the table as committed now."""
+        self.looking = looking
+        """``looking(player, table_id)``: whether the person has the table open."""
+        self.push = push
+        self.wake = asyncio.Event()
+        self.base_url = settings.public_url or "http://localhost:8000"
+
+    async def run(self) -> None:
+        """Sends due notices until cancelled."""
+        await self.store.outbox.requeue_stale(self.settings.clock.now() - STALE)
+        while True:
+            try:
+                await self.send_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the loop must go on; the notice is retried
+                log.exception("sending notices failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), self.settings.notice_poll_s)
+            self.wake.clear()
+
+    async def send_due(self) -> int:
+        """Sends what is due now; returns how many notices were sent."""
+        now = self.settings.clock.now()
+        sent = 0
+        for due in await self.store.outbox.claim_due(now):
+            state, detail = await self._one(due, now)
+            if state == "retry":
+                if due.attempts + 1 >= MAX_ATTEMPTS:
+                    await self.store.outbox.finish(due.id, "failed", now, detail)
+                else:
+                    await self.store.outbox.retry(due.id, now + RETRY * (due.attempts + 1), detail)
+                continue
+            await self.store.outbox.finish(due.id, state, now, detail)
+            sent += state == "sent"
+        return sent
+
+    async def _one(self, due: Due, now: datetime) -> tuple[str, str]:
+        notice = due.notice
+        outbox = self.store.outbox
+        if notice.kind == "digest":
+            return await self._digest(notice, now)
+        try:
+            table: Table = await self.load(notice.table)
+        except UnknownTable:
+            return "cancelled", "unknown table"
+        if not still_due(table, notice):
+            return "cancelled", "the turn moved on"
+        mode = await outbox.mode(notice.player, notice.table)
+        if mode == "off":
+            return "skipped", "notices off"
+        if mode == "digest":
+            await outbox.add([_digest_notice(notice.player, now, self.settings.digest_hour)])
+            return "skipped", "in the daily digest"
+        if self.looking(notice.player, notice.table):
+            return "skipped", "looking at the table"
+        last = await outbox.last_sent(notice.player, notice.table)
+        if last is not None and now - last < self.settings.notice_interval:
+            return "skipped", "a notice was sent recently"
+        return await self._deliver(notice, table, now)
+
+    async def _deliver(self, notice: Notice, table: Table, now: datetime) -> tuple[str, str]:
+        outbox = self.store.outbox
+        contact = await outbox.contact(notice.player)
+        lang = contact.lang if contact is not None else "es"
+        channels = []
+        if contact is not None and contact.email and contact.confirmed and self.settings.smtp_host:
+            lines = await self._lines(notice, table, lang, contact.unsubscribe_token, now)
+            subject = translate(f"mail.{notice.kind}.subject", lang, creator=_creator(table))
+            message = compose(self.settings.mail_from, contact.email, subject, lines)
+            try:
+                await send(self.settings, message)
+            except Exception as exc:  # retried later
+                return "retry", f"mail: {exc}"
+            channels.append("mail")
+        if self.push is not None:
+            for subscription in await outbox.subscriptions(notice.player):
+                payload = {
+                    "title": translate("mail.push.turn", lang)
+                    if notice.kind == "turn"
+                    else translate(f"mail.{notice.kind}.subject", lang, creator=_creator(table)),
+                    "body": translate(f"mail.{notice.kind}.subject", lang, creator=_creator(table)),
+                    "url": f"{self.base_url}/mesa/{table.id}",
+                    "tag": f"espadas-{table.id}",
+                    "table": table.id,
+                    "kind": notice.kind,
+                }
+                if await self._push(subscription, payload):
+                    channels.append("push")
+        if not channels:
+            return "skipped", "no channel (no confirmed e-mail, no push)"
+        return "sent", "+".join(sorted(set(channels)))
+
+    async def _push(self, subscription: dict[str, Any], payload: dict[str, Any]) -> bool:
+        from espadas.server.push import PushGone
+
+        try:
+            await asyncio.to_thread(self.push.send, subscription, payload)
+        except PushGone:
+            await self.store.outbox.remove_subscription(subscription["endpoint"])
+            return False
+        except Exception as exc:  # one failing browser must not stop the others
+            log.warning("push to %s failed: %s", subscription.get("endpoint", "?")[:60], exc)
+            return False
+        return True
+
+    async def _lines(
+        self, notice: Notice, table: Table, lang: str, unsubscribe: str, now: datetime
+    ) -> list[str]:
+        creator = _creator(table)
+        game = table.game
+        lines: list[str] = []
+        if notice.kind == "turn":
+            what = translate("mail.bid" if game and game.phase == "bidding" else "mail.play", lang)
+            lines.append(translate("mail.turn.lead", lang, creator=creator, what=what))
+        elif notice.kind == "reminder_half":
+            hours = int((now - (table.turn_since or now)).total_seconds() // 3600)
+            lines.append(translate("mail.reminder_half.lead", lang, creator=creator, hours=hours))
+        elif notice.kind == "reminder_90":
+            deadline = (table.turn_since or now) + self.settings.turn_limit
+            lines.append(
+                translate(
+                    "mail.reminder_90.lead",
+                    lang,
+                    deadline=deadline.strftime("%Y-%m-%d %H:%M UTC"),
+                )
+            )
+        else:
+            waiting = game.to_act if game is not None else None
+            name = table.players()[waiting] if waiting is not None else "?"
+            lines.append(translate("mail.claimable.lead", lang, name=name))
+        seen = await self.store.outbox.seen_version(notice.player, table.id)
+        news = _since(table, seen, lang)
+        if news:
+            lines += ["", translate("mail.since", lang), *(f"- {line}" for line in news)]
+        resume = await self.store.resume_link(notice.player, now)
+        lines += [
+            "",
+            translate("mail.open", lang, url=f"{self.base_url}/mesa/{table.id}"),
+            translate("mail.resume", lang, url=f"{self.base_url}/resume/{resume}"),
+            "",
+            translate(
+                "mail.unsubscribe",
+                lang,
+                url=f"{self.base_url}/avisos/baja/{unsubscribe}?mesa={table.id}",
+            ),
+        ]
+        return lines
+
+    async def _digest(self, notice: Notice, now: datetime) -> tuple[str, str]:
+        outbox = self.store.outbox
+        contact = await outbox.contact(notice.player)
+        if contact is None or not contact.email or not contact.confirmed:
+            return "skipped", "no confirmed e-mail"
+        if not self.settings.smtp_host:
+            return "skipped", "no SMTP server"
+        waiting = []
+        for entry in await self.store.tables_of(notice.player, limit=200):
+            if entry["status"] != "playing":
+                continue
+            table: Table = await self.load(entry["id"])
+            game = table.game
+            if game is None or game.to_act is None or game.result is not None:
+                continue
+            occupant = table.seats[game.to_act]
+            mine = occupant is not None and occupant.player == notice.player
+            if mine and await outbox.mode(notice.player, table.id) == "digest":
+                waiting.append(table)
+        if not waiting:
+            return "skipped", "nothing waiting"
+        lang = contact.lang
+        lines = [translate("mail.digest.lead", lang), ""]
+        lines += [f"- {_creator(t)}: {self.base_url}/mesa/{t.id}" for t in waiting]
+        lines += [
+            "",
+            translate(
+                "mail.unsubscribe",
+                lang,
+                url=f"{self.base_url}/avisos/baja/{contact.unsubscribe_token}",
+            ),
+        ]
+        message = compose(
+            self.settings.mail_from, contact.email, translate("mail.digest.subject", lang), lines
+        )
+        try:
+            await send(self.settings, message)
+        except Exception as exc:
+            return "retry", f"mail: {exc}"
+        return "sent", f"digest of {len(waiting)}"
+
+
+def _creator(table: Table) -> str:
+    seat = table.seats[0]
+    return seat.name if seat is not None else "?"
+
+
+def _digest_notice(player: str, now: datetime, hour: int) -> Notice:
+    due = now.replace(hour=hour, minute=0, second=0, microsecond=0)
+    if due <= now:
+        due += timedelta(days=1)
+    return Notice(f"digest:{player}:{due.date().isoformat()}", "", player, "digest", 0, due)
+
+
+def _since(table: Table, seen: int, lang: str) -> list[str]:
+    """What happened at the table after version ``seen``, in words (the last 20)."""
+    names = table.players()
+    lines = []
+    for event in table.events[seen:]:
+        if event.type == "bid":
+            bid = bid_name(event.data["value"], lang)
+            lines.append(translate("mail.event.bid", lang, name=names[event.data["seat"]], bid=bid))
+        elif event.type == "play":
+            card = Card.parse(event.data["card"]).symbol
+            lines.append(
+                translate("mail.event.play", lang, name=names[event.data["seat"]], card=card)
+            )
+        elif event.type == "deal":
+            lines.append(translate("mail.event.deal", lang))
+    return lines[-20:]

@@ -1,0 +1,351 @@
+"""The outbox of turn notices, and what notices need: contacts (e-mail),
+Web Push subscriptions, per-table modes and what each person has seen.
+
+Timers live here, in the database: a notice is a row with a ``due_at``. A
+sender claims a due row by moving it from ``pending`` to ``sending`` in one
+conditional update, so two instances never send the same notice; a row left
+in ``sending`` by a crash is put back after a while.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from espadas.store.schema import contacts, notice_modes, notices, push_subscriptions, seen
+from espadas.tables.notice import Notice
+
+MODES = ("on", "off", "digest")
+
+
+def stamp(at: datetime) -> str:
+    """A UTC time in one fixed form, so that text order is time order.
+
+    >>> stamp(datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC))
+    '2026-01-02T03:04:05.000000Z'
+    """
+    return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def unstamp(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+
+
+def _insert_ignoring(conn: AsyncConnection, table: sa.Table) -> Any:
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    return dialect.insert(table).on_conflict_do_nothing()
+
+
+async def add_notices(
+    conn: AsyncConnection, planned: list[Notice] | tuple[Notice, ...] | Any
+) -> None:
+    """Adds planned notices; one already planned (same key) is left as it is."""
+    rows = [
+        {
+            "key": n.key,
+            "table_id": n.table,
+            "player_id": n.player,
+            "kind": n.kind,
+            "version": n.version,
+            "due_at": stamp(n.due_at),
+            "state": "pending",
+            "attempts": 0,
+        }
+        for n in planned
+    ]
+    if rows:
+        await conn.execute(_insert_ignoring(conn, notices), rows)
+
+
+@dataclass(frozen=True)
+class Contact:
+    """A person's e-mail for notices (``confirmed`` once the link was opened)."""
+
+    player: str
+    email: str | None
+    confirmed: bool
+    lang: str
+    unsubscribe_token: str
+
+
+@dataclass(frozen=True)
+class Due:
+    """A claimed notice, ready to be sent."""
+
+    id: int
+    notice: Notice
+    attempts: int
+
+
+class Outbox:
+    """Notices and what they need, in the store's database."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    # -- notices ----------------------------------------------------------------
+    async def add(self, planned: list[Notice]) -> None:
+        async with self.engine.begin() as conn:
+            await add_notices(conn, planned)
+
+    async def claim_due(self, now: datetime, limit: int = 50) -> list[Due]:
+        """Claims up to ``limit`` due notices for this sender."""
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(notices)
+                    .where(notices.c.state == "pending", notices.c.due_at <= stamp(now))
+                    .order_by(notices.c.due_at)
+                    .limit(limit)
+                )
+            ).all()
+        claimed = []
+        for row in rows:
+            async with self.engine.begin() as conn:
+                done = await conn.execute(
+                    notices.update()
+                    .where(notices.c.id == row.id, notices.c.state == "pending")
+                    .values(state="sending", claimed_at=stamp(now))
+                )
+            if done.rowcount == 1:
+                notice = Notice(
+                    row.key, row.table_id, row.player_id, row.kind, row.version, unstamp(row.due_at)
+                )
+                claimed.append(Due(row.id, notice, row.attempts))
+        return claimed
+
+    async def finish(self, notice_id: int, state: str, now: datetime, detail: str = "") -> None:
+        """Ends a claimed notice: ``sent``, ``skipped``, ``cancelled`` or ``failed``."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                notices.update()
+                .where(notices.c.id == notice_id)
+                .values(
+                    state=state,
+                    sent_at=stamp(now) if state == "sent" else None,
+                    detail=detail[:300],
+                )
+            )
+
+    async def retry(self, notice_id: int, at: datetime, detail: str) -> None:
+        """Puts a claimed notice back, due again at ``at``."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                notices.update()
+                .where(notices.c.id == notice_id)
+                .values(
+                    state="pending",
+                    due_at=stamp(at),
+                    attempts=notices.c.attempts + 1,
+                    detail=detail[:300],
+                )
+            )
+
+    async def requeue_stale(self, before: datetime) -> int:
+        """Puts back notices claimed before ``before`` by a sender that stopped."""
+        async with self.engine.begin() as conn:
+            done = await conn.execute(
+                notices.update()
+                .where(notices.c.state == "sending", notices.c.claimed_at < stamp(before))
+                .values(state="pending")
+            )
+        return int(done.rowcount)
+
+    async def last_sent(self, player: str, table: str) -> datetime | None:
+        async with self.engine.connect() as conn:
+            value = (
+                await conn.execute(
+                    sa.select(sa.func.max(notices.c.sent_at)).where(
+                        notices.c.player_id == player,
+                        notices.c.table_id == table,
+                        notices.c.state == "sent",
+                    )
+                )
+            ).scalar()
+        return None if value is None else unstamp(value)
+
+    async def history(self, player: str | None = None) -> list[dict[str, Any]]:
+        """Every notice (of ``player``), oldest first: for tests and operators."""
+        query = sa.select(notices).order_by(notices.c.id)
+        if player is not None:
+            query = query.where(notices.c.player_id == player)
+        async with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in await conn.execute(query)]
+
+    # -- contacts -----------------------------------------------------------------
+    async def contact(self, player: str) -> Contact | None:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(sa.select(contacts).where(contacts.c.player_id == player))
+            ).first()
+        if row is None:
+            return None
+        return Contact(
+            row.player_id, row.email, bool(row.confirmed), row.lang, row.unsubscribe_token
+        )
+
+    async def set_email(self, player: str, email: str | None, lang: str, now: datetime) -> str:
+        """Sets (or clears) the address, unconfirmed; returns the confirmation token."""
+        token = secrets.token_urlsafe(24)
+        current = await self.contact(player)
+        values = {
+            "email": email,
+            "confirmed": False,
+            "confirm_token": token if email else None,
+            "lang": lang,
+            "updated_at": stamp(now),
+        }
+        async with self.engine.begin() as conn:
+            if current is None:
+                await conn.execute(
+                    contacts.insert().values(
+                        player_id=player, unsubscribe_token=secrets.token_urlsafe(24), **values
+                    )
+                )
+            else:
+                await conn.execute(
+                    contacts.update().where(contacts.c.player_id == player).values(**values)
+                )
+        return token
+
+    async def set_lang(self, player: str, lang: str, now: datetime) -> None:
+        if await self.contact(player) is None:
+            await self.set_email(player, None, lang, now)
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                contacts.update().where(contacts.c.player_id == player).values(lang=lang)
+            )
+
+    async def confirm(self, token: str) -> str | None:
+        """Confirms the address whose link carries ``token``; the player, or None."""
+        async with self.engine.begin() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(contacts.c.player_id).where(contacts.c.confirm_token == token)
+                )
+            ).first()
+            if row is None:
+                return None
+            await conn.execute(
+                contacts.update()
+                .where(contacts.c.player_id == row.player_id)
+                .values(confirmed=True, confirm_token=None)
+            )
+        return str(row.player_id)
+
+    async def unsubscribe(self, token: str, table: str | None) -> str | None:
+        """Turns notices off for ``table`` (or every e-mail notice when ``None``)
+        for the person whose unsubscribe link carries ``token``."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(contacts.c.player_id).where(contacts.c.unsubscribe_token == token)
+                )
+            ).first()
+        if row is None:
+            return None
+        player = str(row.player_id)
+        if table is None:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    contacts.update()
+                    .where(contacts.c.player_id == player)
+                    .values(email=None, confirmed=False)
+                )
+        else:
+            await self.set_mode(player, table, "off")
+        return player
+
+    # -- modes and push ---------------------------------------------------------------
+    async def set_mode(self, player: str, table: str, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode is one of {', '.join(MODES)}")
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                notice_modes.delete().where(
+                    notice_modes.c.player_id == player, notice_modes.c.table_id == table
+                )
+            )
+            await conn.execute(
+                notice_modes.insert().values(player_id=player, table_id=table, mode=mode)
+            )
+
+    async def mode(self, player: str, table: str) -> str:
+        async with self.engine.connect() as conn:
+            value = (
+                await conn.execute(
+                    sa.select(notice_modes.c.mode).where(
+                        notice_modes.c.player_id == player, notice_modes.c.table_id == table
+                    )
+                )
+            ).scalar()
+        return str(value) if value else "on"
+
+    async def add_subscription(
+        self, player: str, subscription: dict[str, Any], now: datetime
+    ) -> None:
+        endpoint = subscription["endpoint"]
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                push_subscriptions.delete().where(push_subscriptions.c.endpoint == endpoint)
+            )
+            await conn.execute(
+                push_subscriptions.insert().values(
+                    endpoint=endpoint,
+                    player_id=player,
+                    data=json.dumps(subscription),
+                    created_at=stamp(now),
+                )
+            )
+
+    async def remove_subscription(self, endpoint: str, player: str | None = None) -> None:
+        query = push_subscriptions.delete().where(push_subscriptions.c.endpoint == endpoint)
+        if player is not None:
+            query = query.where(push_subscriptions.c.player_id == player)
+        async with self.engine.begin() as conn:
+            await conn.execute(query)
+
+    async def subscriptions(self, player: str) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                sa.select(push_subscriptions.c.data).where(push_subscriptions.c.player_id == player)
+            )
+            return [json.loads(r.data) for r in rows]
+
+    # -- seen -------------------------------------------------------------------------
+    async def mark_seen(self, player: str, table: str, version: int) -> None:
+        async with self.engine.begin() as conn:
+            done = await conn.execute(
+                seen.update()
+                .where(seen.c.player_id == player, seen.c.table_id == table)
+                .values(
+                    version=sa.func.max(seen.c.version, version)
+                    if conn.dialect.name == "sqlite"
+                    else sa.func.greatest(seen.c.version, version)
+                )
+            )
+            if done.rowcount == 0:
+                await conn.execute(
+                    _insert_ignoring(conn, seen).values(
+                        player_id=player, table_id=table, version=version
+                    )
+                )
+
+    async def seen_version(self, player: str, table: str) -> int:
+        async with self.engine.connect() as conn:
+            value = (
+                await conn.execute(
+                    sa.select(seen.c.version).where(
+                        seen.c.player_id == player, seen.c.table_id == table
+                    )
+                )
+            ).scalar()
+        return int(value or 0)
