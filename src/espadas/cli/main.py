@@ -11,9 +11,9 @@ import sys
 from collections.abc import Sequence
 
 from espadas import __version__
-from espadas.cli import bench, export, match, play, replay, robot, serve, verify
+from espadas.cli import bench, export, loadtest, match, play, replay, robot, serve, verify
 
-COMMANDS = (serve, play, replay, export, match, robot, bench, verify)
+COMMANDS = (serve, play, replay, export, match, robot, bench, verify, loadtest)
 
 
 def build_parser() -> argparse.ArgumentParser:

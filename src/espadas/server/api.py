@@ -308,7 +308,7 @@ async def read_table(
     table = await _table(hub, table_id)
     view = _view(table, player, settings)
     if player is not None and view["you"] is not None:
-        await hub.store.outbox.mark_seen(player.id, table_id, table.version)
+        hub.saw(player.id, table_id, table.version)
     return view
 
 
@@ -513,7 +513,7 @@ async def live(websocket: WebSocket, table_id: str) -> None:
                 await websocket.send_json({"type": "view", "version": table.version, "view": view})
                 sent = table.version
                 if seated is not None and view["you"] is not None:
-                    await store.outbox.mark_seen(seated, table_id, sent)
+                    hub.saw(seated, table_id, sent)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

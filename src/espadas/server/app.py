@@ -65,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Exception:  # push is optional: the rest works without it
             log.exception("Web Push is off: its keys could not be made or read")
         notifier = Notifier(store, settings, hub.table, hub.looking, app.state.push)
+        notifier.before_sending = hub.flush_seen
         sending = asyncio.create_task(notifier.run()) if settings.notices else None
         if sending is not None:
             hub.notifier = notifier
@@ -73,6 +74,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.settings = settings
         app.state.identity = Identity(settings.signing_key())
         warming = asyncio.create_task(robots.warm_up()) if settings.robot_workers else None
+        listening = (
+            asyncio.create_task(store.listen(hub.changed_elsewhere)) if store.shared else None
+        )
         await hub.resume()
         try:
             yield
@@ -81,7 +85,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 warming.cancel()
             if sending is not None:
                 sending.cancel()
+            if listening is not None:
+                listening.cancel()
             await hub.close()
+            await hub.flush_seen()
             robots.close()
             await store.close()
 
@@ -127,7 +134,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/health", include_in_schema=False)
     async def health() -> dict[str, Any]:
-        return {"ok": True}
+        """Alive, and this process's memory (resident set, MB) for load tests."""
+        return {"ok": True, "rss_mb": _rss_mb()}
 
     app.add_middleware(Guard, max_body=settings.max_body, rate=settings.rate, burst=settings.burst)
     return app
+
+
+def _rss_mb() -> float:
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return 0.0

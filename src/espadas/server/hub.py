@@ -52,6 +52,12 @@ class Hub:
         self._locks: dict[str, asyncio.Lock] = {}
         self._subscribers: dict[str, set[asyncio.Event]] = {}
         self._looking: dict[tuple[str, str], int] = {}
+        self._latest: dict[str, int] = {}
+        """The newest version known of each table (local commits, announcements)."""
+        self._unsure = store.shared
+        """With several instances and no announcements heard yet, reads query."""
+        self._seen: dict[tuple[str, str], int] = {}
+        """What each person has seen, written to the store in batches."""
         self.notifier: Any = None
         """The notifier to wake after a change (set by the app when notices are on)."""
         self._drivers: dict[str, asyncio.Task[None]] = {}
@@ -64,7 +70,10 @@ class Hub:
             lock = self._locks[table_id] = asyncio.Lock()
         return lock
 
-    async def _load(self, table_id: str) -> Table:
+    async def _load(self, table_id: str, fresh: bool = True) -> Table:
+        """The cached table brought up to date. ``fresh=False`` trusts the cache when
+        no newer version is known (from this instance's commits, or announced by
+        another instance): reads then cost no query."""
         table = self._tables.pop(table_id, None)
         if table is None:
             table = Table.replay(table_id, await self.store.events(table_id))
@@ -72,8 +81,9 @@ class Hub:
             self._forget_old()
             return table
         self._tables[table_id] = table  # most recently used last
-        for event in await self.store.events(table_id, after=table.version):
-            table.apply(event)
+        if fresh or self._latest.get(table_id, 0) > table.version or self._unsure:
+            for event in await self.store.events(table_id, after=table.version):
+                table.apply(event)
         return table
 
     def _forget_old(self) -> None:
@@ -83,10 +93,10 @@ class Hub:
                 del self._tables[old]
 
     async def table(self, table_id: str) -> Table:
-        """The table as committed now. Raises
+        """The table as committed now (as far as this instance knows). Raises
         :class:`~espadas.store.store.UnknownTable`."""
         async with self._lock(table_id):
-            return await self._load(table_id)
+            return await self._load(table_id, fresh=False)
 
     # -- writing ------------------------------------------------------------------
     async def create(self, table: Table, events: list[Event]) -> None:
@@ -120,6 +130,7 @@ class Hub:
                 except BaseException:
                     self._tables.pop(table_id, None)
                     raise
+            self._latest[table_id] = table.version
             self.notify(table_id)
             self.wake_robots(table_id)
             if planned and self.notifier is not None:
@@ -152,6 +163,18 @@ class Hub:
             else:
                 self._looking.pop(key, None)
 
+    def saw(self, player: str, table_id: str, version: int) -> None:
+        """``player`` was shown ``version`` of the table (kept by :meth:`flush_seen`)."""
+        key = (player, table_id)
+        if self._seen.get(key, 0) < version:
+            self._seen[key] = version
+
+    async def flush_seen(self) -> None:
+        """Writes what people have seen since the last flush."""
+        pending, self._seen = self._seen, {}
+        for (player, table_id), version in pending.items():
+            await self.store.outbox.mark_seen(player, table_id, version)
+
     def looking(self, player: str, table_id: str) -> bool:
         """Whether ``player`` has the table open (a live connection to it)."""
         return (player, table_id) in self._looking
@@ -159,6 +182,19 @@ class Hub:
     def notify(self, table_id: str) -> None:
         for flag in self._subscribers.get(table_id, ()):
             flag.set()
+
+    def changed_elsewhere(self, table_id: str, version: int) -> None:
+        """Another instance appended to the table: tell this instance's clients,
+        let the robots look, and wake the notifier."""
+        self._unsure = False
+        self._latest[table_id] = max(self._latest.get(table_id, 0), version)
+        table = self._tables.get(table_id)
+        if table is not None and table.version >= version:
+            return  # our own append, already told
+        self.notify(table_id)
+        self.wake_robots(table_id)
+        if self.notifier is not None:
+            self.notifier.wake.set()
 
     # -- robots ----------------------------------------------------------------------
     async def resume(self) -> None:

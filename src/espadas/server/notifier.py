@@ -49,6 +49,9 @@ class Notifier:
         self.load = load
         """``await load(table_id)``: the table as committed now."""
         self.looking = looking
+        self.before_sending: Callable[[], Any] | None = None
+        """``await before_sending()`` runs before each round (the hub's flush of
+        what people have seen, so that mails say what is new)."""
         """``looking(player, table_id)``: whether the person has the table open."""
         self.push = push
         self.wake = asyncio.Event()
@@ -72,7 +75,10 @@ class Notifier:
         """Sends what is due now; returns how many notices were sent."""
         now = self.settings.clock.now()
         sent = 0
-        for due in await self.store.outbox.claim_due(now):
+        claimed = await self.store.outbox.claim_due(now)
+        if claimed and self.before_sending is not None:
+            await self.before_sending()
+        for due in claimed:
             state, detail = await self._one(due, now)
             if state == "retry":
                 if due.attempts + 1 >= MAX_ATTEMPTS:

@@ -11,9 +11,14 @@ retries. An append is committed before it returns.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import (
+    Callable,
+    Sequence,
+)
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -30,6 +35,10 @@ from espadas.tables.notice import Notice
 from espadas.tables.table import Event
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+CHANNEL = "espadas_tables"
+"""The PostgreSQL channel on which every append is announced as ``TABLE:VERSION``."""
 
 
 class Conflict(Exception):
@@ -84,6 +93,7 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.outbox = Outbox(engine)
+        self._players: dict[str, Player] = {}
         """Notices, contacts, push subscriptions, modes and what people have seen."""
 
     @classmethod
@@ -91,7 +101,12 @@ class Store:
         """Connects to ``url`` (``sqlite:///FILE`` or ``postgresql://...``) and applies
         the migrations."""
         full = async_url(url)
-        engine = create_async_engine(full)
+        if full.startswith("sqlite"):
+            # one connection, handed to one transaction at a time: SQLite has one
+            # writer anyway, and waiting here is cheaper than its busy-retry sleeps
+            engine = create_async_engine(full, pool_size=1, max_overflow=0, pool_timeout=60)
+        else:
+            engine = create_async_engine(full, pool_size=10, max_overflow=10)
         if full.startswith("sqlite"):
             sa_event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         store = cls(engine)
@@ -104,6 +119,40 @@ class Store:
 
     async def close(self) -> None:
         await self.engine.dispose()
+
+    @property
+    def shared(self) -> bool:
+        """Whether other instances may write to this database (PostgreSQL)."""
+        return self.engine.dialect.name == "postgresql"
+
+    async def listen(self, changed: Callable[[str, int], None]) -> None:
+        """Calls ``changed(table_id, version)`` for every append made by any instance,
+        until cancelled (PostgreSQL LISTEN/NOTIFY; reconnects after a failure)."""
+        import asyncpg  # type: ignore[import-untyped]
+
+        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+        def on_notice(_conn: Any, _pid: int, _channel: str, payload: str) -> None:
+            table_id, _, version = payload.rpartition(":")
+            if table_id and version.isdigit():
+                changed(table_id, int(version))
+
+        delay = 0.5
+        while True:
+            try:
+                conn = await asyncpg.connect(dsn)
+            except (OSError, asyncpg.PostgresError):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10)
+                continue
+            delay = 0.5
+            try:
+                await conn.add_listener(CHANNEL, on_notice)
+                while not conn.is_closed():
+                    await asyncio.sleep(1)
+            finally:
+                with contextlib.suppress(Exception):
+                    await conn.close()
 
     # -- players ------------------------------------------------------------------
     async def create_player(self, name: str, at: datetime) -> Player:
@@ -120,6 +169,7 @@ class Store:
         return None if row is None else Player(row.id, row.name)
 
     async def rename_player(self, player_id: str, name: str) -> None:
+        self._players.pop(player_id, None)
         async with self.engine.begin() as conn:
             await conn.execute(players.update().where(players.c.id == player_id).values(name=name))
 
@@ -195,6 +245,11 @@ class Store:
                     await conn.execute(members.insert(), joined)
                 if planned:
                     await add_notices(conn, planned)
+                if conn.dialect.name == "postgresql":
+                    # delivered to every instance when this transaction commits
+                    await conn.execute(
+                        sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:{last.seq}"))
+                    )
                 await conn.execute(
                     events.insert(),
                     [
@@ -266,7 +321,7 @@ async def _read_events(conn: AsyncConnection, table_id: str, after: int) -> list
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
