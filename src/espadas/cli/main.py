@@ -11,9 +11,20 @@ import sys
 from collections.abc import Sequence
 
 from espadas import __version__
-from espadas.cli import bench, export, loadtest, match, play, replay, robot, serve, verify
+from espadas.cli import (
+    bench,
+    export,
+    loadtest,
+    match,
+    play,
+    replay,
+    robot,
+    serve,
+    verify,
+    worker,
+)
 
-COMMANDS = (serve, play, replay, export, match, robot, bench, verify, loadtest)
+COMMANDS = (serve, play, replay, export, match, robot, bench, verify, loadtest, worker)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -45,6 +45,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--robot-workers", type=int, default=2, help="robot processes (2)")
     p.add_argument(
+        "--robot-queue",
+        default=None,
+        metavar="REDIS_URL",
+        help="send robot decisions to `espadas worker` processes through this Redis",
+    )
+    p.add_argument(
         "--rate",
         type=float,
         default=20.0,
@@ -124,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         turn_limit=timedelta(hours=args.turn_limit_hours),
         external_robots=external,
         robot_workers=args.robot_workers,
+        robot_queue=args.robot_queue,
         public_url=args.public_url or f"http://{shown}:{args.port}",
         rate=args.rate,
         burst=args.burst,

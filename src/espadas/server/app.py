@@ -27,7 +27,8 @@ from espadas.server.language import request_lang
 from espadas.server.notices_api import router as notices_router
 from espadas.server.notifier import Notifier
 from espadas.server.push import Push
-from espadas.server.robot_pool import RobotPool
+from espadas.server.robot_pool import RobotPool, Robots
+from espadas.server.robot_queue import QueueRobots
 from espadas.server.settings import Settings
 from espadas.store.store import Store, UnknownTable
 from espadas.tables.table import TableError
@@ -57,7 +58,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.data.mkdir(parents=True, exist_ok=True)
         store = await Store.open(settings.db_url)
-        robots = RobotPool(settings.robot_workers)
+        robots: Robots
+        if settings.robot_queue:
+            robots = QueueRobots(
+                settings.robot_queue, settings.robot_queue_name, settings.robot_timeout_s
+            )
+        else:
+            robots = RobotPool(settings.robot_workers)
         hub = Hub(store, settings, robots)
         app.state.push = None
         try:
@@ -73,7 +80,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.hub = hub
         app.state.settings = settings
         app.state.identity = Identity(settings.signing_key())
-        warming = asyncio.create_task(robots.warm_up()) if settings.robot_workers else None
+        warming = None
+        if settings.robot_workers or settings.robot_queue:
+            warming = asyncio.create_task(robots.warm_up())
         listening = (
             asyncio.create_task(store.listen(hub.changed_elsewhere)) if store.shared else None
         )

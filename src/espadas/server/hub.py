@@ -20,7 +20,7 @@ from typing import Any
 
 from espadas.engine import Action, RuleError
 from espadas.robots.base import fallback
-from espadas.server.robot_pool import RobotPool
+from espadas.server.robot_pool import Robots
 from espadas.server.settings import Settings
 from espadas.store.store import Conflict, Store
 from espadas.tables.notice import Notice, plan
@@ -44,7 +44,7 @@ class Busy(TableError):
 class Hub:
     """Coordinates the store, the tables, the robots and the live subscribers."""
 
-    def __init__(self, store: Store, settings: Settings, robots: RobotPool) -> None:
+    def __init__(self, store: Store, settings: Settings, robots: Robots) -> None:
         self.store = store
         self.settings = settings
         self.robots = robots

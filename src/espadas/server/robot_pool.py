@@ -12,6 +12,7 @@ import multiprocessing
 import shlex
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Protocol
 
 from espadas.engine import Action, PlayerView
 
@@ -38,6 +39,18 @@ def warm_up() -> bool:
 
     kernel_warm_up()
     return True
+
+
+class Robots(Protocol):
+    """Where robot decisions are made: this instance's pool, or a queue of workers."""
+
+    async def decide(
+        self, level: str, command: str | None, seed: int, budget_ms: float, view: PlayerView
+    ) -> tuple[Action, list[str]]: ...
+
+    async def warm_up(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class RobotPool:

@@ -31,6 +31,10 @@ class Settings:
     robot_timeout_s: float = 10.0
     """A robot that has not answered by then is replaced by a legal move."""
     robot_workers: int = 2
+    robot_queue: str | None = None
+    """A Redis URL: robot decisions go to ``espadas worker`` processes (arq)
+    instead of this instance's process pool."""
+    robot_queue_name: str = "espadas:robots"
     external_robots: dict[str, str] = field(default_factory=dict)
     """Extra robot names offered at tables: name -> command line of a program
     speaking ``espadas-robot/1``. Only the administrator sets these."""

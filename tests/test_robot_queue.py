@@ -1,0 +1,98 @@
+"""Robot decisions through a task queue (arq on the Redis of this machine) to
+``espadas worker`` processes; a worker that dies does not stall the table."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server_helpers import Client, running_server, settings_for
+
+REDIS = os.environ.get("ESPADAS_TEST_REDIS", "redis://127.0.0.1:6379/5")
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=2).close()
+    except OSError as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"Redis is needed at {REDIS} and cannot be reached: {exc}")
+        pytest.skip(f"Redis not reachable at {REDIS}: {exc}")
+    yield REDIS
+
+
+def start_worker(url: str, queue: str) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "espadas.cli.main", "worker", "--redis", url, "--queue", queue]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def play_until(client: Client, table: str, versions: int, timeout: float = 60) -> dict[str, object]:
+    """Ana bids 3 and plays her lowest card until the table has moved ``versions`` on."""
+    start = client.view(table)["version"]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        view = client.view(table)
+        game = view["game"]
+        if view["version"] >= start + versions or game["phase"] == "game_over":
+            return view
+        if game["phase"] == "hand_end":
+            client.act(table, "next_hand")
+        elif game["to_act"] == 0:
+            if game["phase"] == "bidding":
+                client.act(table, "bid", 3)
+            else:
+                client.act(table, "play", game["proper_plays"][0])
+        else:
+            time.sleep(0.05)
+    raise AssertionError(f"the table stalled at version {client.view(table)['version']}")
+
+
+def test_workers_decide_and_a_dead_worker_does_not_stall_the_table(
+    tmp_path: Path, redis_url: str
+) -> None:
+    queue = "espadas:test:" + secrets.token_hex(4)
+    worker = start_worker(redis_url, queue)
+    settings = settings_for(
+        tmp_path,
+        robot_workers=0,
+        robot_queue=redis_url,
+        robot_queue_name=queue,
+        robot_timeout_s=3,
+        rate=10_000,
+        burst=10_000,
+    )
+    try:
+        with running_server(settings) as base:
+            ana = Client(base)
+            ana.sign_in("Ana")
+            table = ana.ok("POST", "/api/tables", {"renege": "prevented"})["id"]
+            ana.ok("POST", f"/api/tables/{table}/robots", {"level": "normal"})
+            ana.ok("POST", f"/api/tables/{table}/start")
+            view = play_until(ana, table, 20)
+            assert view["faults"] == 0  # the worker made every robot decision
+            worker.send_signal(signal.SIGKILL)
+            worker.wait()
+            view = play_until(ana, table, 8)  # no worker: the hub moves for the robots
+            faults = view["faults"]
+            assert isinstance(faults, int) and faults >= 1
+            worker = start_worker(redis_url, queue)
+            time.sleep(2)  # the new worker loads
+            before = ana.view(table)["faults"]
+            play_until(ana, table, 12)
+            after = ana.view(table)["faults"]
+            assert isinstance(before, int) and isinstance(after, int)
+            assert after - before <= 2  # decisions are the worker's again
+    finally:
+        if worker.poll() is None:
+            worker.send_signal(signal.SIGKILL)
+            worker.wait()
