@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.cookiejar as http_cookiejar
 import json
 import random
 import sys
@@ -274,8 +275,11 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     random.seed(args.seed)
     per_table = max(1, min(4, args.players // max(1, args.tables)))
     stats = Stats()
-    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    # idle connections are dropped before the server drops them (uvicorn: 5 s)
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200, keepalive_expiry=3)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        # each simulated person sends their own cookies: the client keeps none
+        http.cookies.jar.set_policy(http_cookiejar.DefaultCookiePolicy(allowed_domains=[]))
         people = [Person(bases[i % len(bases)], f"p{i}") for i in range(args.tables * per_table)]
 
         def say(text: str) -> None:
@@ -304,6 +308,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 f"p99 {_quantiles(stats.latencies)['p99']} ms  errors {len(stats.errors)}"
             )
         await asyncio.gather(*players, return_exceptions=True)
+        await asyncio.gather(*list(RUNNING), return_exceptions=True)  # actions in flight
         elapsed = time.monotonic() - began
         memory_after = await _memory(http, bases)
     echo: list[float] = []

@@ -133,8 +133,8 @@ class Hub:
             self._latest[table_id] = table.version
             self.notify(table_id)
             self.wake_robots(table_id)
-            if planned and self.notifier is not None:
-                self.notifier.wake.set()
+            if planned and self.notifier is not None and not self.settings.notice_delay:
+                self.notifier.wake.set()  # due now: else the next poll finds them
             return table, new
         raise Busy("busy", "the table is busy; try again")
 

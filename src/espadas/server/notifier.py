@@ -69,6 +69,7 @@ class Notifier:
                 log.exception("sending notices failed")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), self.settings.notice_poll_s)
+            await asyncio.sleep(0.05)  # a burst of changes makes one round, not many
             self.wake.clear()
 
     async def send_due(self) -> int:
