@@ -109,7 +109,8 @@ class Hub:
         subscribers and wakes the robots. A refused command changes nothing."""
         for _attempt in range(8):
             async with self._lock(table_id):
-                table = await self._load(table_id)
+                # one process on SQLite: the cache is the log; shared PostgreSQL: re-read
+                table = await self._load(table_id, fresh=self.store.shared)
                 before = table.version
                 try:
                     new = command(table)
