@@ -9,6 +9,7 @@ language switch, and screenshots at phone and desktop sizes written to
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 import time
@@ -126,7 +127,9 @@ def touch_targets(page: Page) -> None:
 
 def open_table(page: Page, base: str, name: str = "Ana", **choices: str) -> str:
     page.goto(base + "/")
-    sign_in(page, name)
+    page.wait_for_selector("#create:visible, #signin:visible")
+    if page.locator("#signin").is_visible():
+        sign_in(page, name)
     page.wait_for_selector("#create", state="visible")
     for field, value in choices.items():
         page.select_option(f"#{field}", value)
@@ -366,4 +369,47 @@ def test_language_switch_and_decks(base: str, browser: Browser) -> None:
     page.wait_for_function("document.body.classList.contains('deck-four')")
     english = httpx.get(base + "/", headers={"accept-language": "en-US,en;q=0.9"}).text
     assert 'lang="en"' in english
+    context.close()
+
+
+def test_blind_nil_and_accusation_states(base: str, browser: Browser) -> None:
+    context = person(browser, base)
+    page = context.new_page()
+    errors = watch_errors(page)
+    # blind nil: the face-down hand, "look" and the blind-nil bid
+    table = open_table(page, base, name="Nora", preset="cien")
+    page.get_by_role("button", name="Completar con robots", exact=True).click()
+    page.get_by_role("button", name="Empezar la partida", exact=True).click()
+    page.wait_for_selector(".face-down")
+    axe_clean(page, "blind nil, face down")
+    wait_turn(page)
+    options = page.eval_on_selector_all("#bid option", "els => els.map(e => e.textContent)")
+    assert "Nil a ciegas" in options
+    page.get_by_role("button", name="Mirar mis cartas", exact=True).click()
+    page.wait_for_selector("#hand-cards button")
+    assert page.locator("#hand-cards button").count() == 13
+    # a false accusation (robots never renege): the dialog, then the review
+    table = open_table(page, base, name="Nora")
+    page.get_by_role("button", name="Completar con robots", exact=True).click()
+    page.get_by_role("button", name="Empezar la partida", exact=True).click()
+    for _ in range(200):
+        game = api_view(page, table)["game"]
+        if game["phase"] == "playing":
+            break
+        if game["to_act"] == 0:
+            wait_turn(page)
+            version = api_view(page, table)["version"]
+            page.get_by_role("button", name="Apostar", exact=True).click()
+            wait_version(page, table, version + 1)
+        else:
+            time.sleep(0.05)
+    accuse = page.get_by_role("button", name=re.compile("^Acusar de renuncio"))
+    accuse.first.click()
+    page.wait_for_selector("#confirm[open]")
+    axe_clean(page, "accusation dialog open")
+    page.get_by_role("button", name="Sí", exact=True).click()
+    page.wait_for_selector("#result .review")
+    axe_clean(page, "accusation reviewed")
+    assert api_view(page, table)["game"]["result"]["reason"] == "false_accusation"
+    assert errors == []
     context.close()
