@@ -72,6 +72,73 @@ def async_url(url: str) -> str:
     return url
 
 
+@dataclass(frozen=True)
+class _Append:
+    """One append, run inside a transaction by :meth:`Store.append`."""
+
+    table_id: str
+    after: int
+    new: tuple[Event, ...]
+    status: str
+    creator: str
+    planned: tuple[Notice, ...]
+
+    async def run(self, conn: AsyncConnection) -> bool:
+        """Writes the events; False (and nothing written) if the table is not at
+        version ``after`` (or, for a new table, already exists)."""
+        new, last, table_id = self.new, self.new[-1], self.table_id
+        if self.after == 0:
+            exists = (
+                await conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id))
+            ).first()
+            if exists is not None:
+                return False
+            await conn.execute(
+                tables.insert().values(
+                    id=table_id,
+                    creator=self.creator,
+                    status=self.status,
+                    version=last.seq,
+                    created_at=new[0].at.isoformat(),
+                    updated_at=last.at.isoformat(),
+                )
+            )
+        else:
+            done = await conn.execute(
+                tables.update()
+                .where(tables.c.id == table_id, tables.c.version == self.after)
+                .values(status=self.status, version=last.seq, updated_at=last.at.isoformat())
+            )
+            if done.rowcount != 1:
+                return False
+        joined = [
+            {"table_id": table_id, "player_id": e.data.get("player") or e.data["creator"]}
+            for e in new
+            if e.type in ("create", "sit")
+        ]
+        if joined:
+            await conn.execute(members.insert(), joined)
+        if self.planned:
+            await add_notices(conn, self.planned)
+        if conn.dialect.name == "postgresql":
+            # delivered to every instance when this transaction commits
+            await conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:{last.seq}")))
+        await conn.execute(
+            events.insert(),
+            [
+                {
+                    "table_id": table_id,
+                    "seq": e.seq,
+                    "type": e.type,
+                    "data": json.dumps(e.data, separators=(",", ":")),
+                    "at": e.at.isoformat(),
+                }
+                for e in new
+            ],
+        )
+        return True
+
+
 def _upgrade(connection: sa.Connection) -> None:
     from alembic import command
     from alembic.config import Config
@@ -94,6 +161,8 @@ class Store:
         self.engine = engine
         self.outbox = Outbox(engine)
         self._players: dict[str, Player] = {}
+        self._queue: list[tuple[_Append, asyncio.Future[bool]]] = []
+        self._writer: asyncio.Task[None] | None = None
         """Notices, contacts, push subscriptions, modes and what people have seen."""
 
     @classmethod
@@ -209,62 +278,49 @@ class Store:
         with the notices they make due (in the same transaction: a notice is never
         lost between a move and its sending, nor planned twice). ``after == 0``
         creates the table. Raises :class:`Conflict` if another writer got there
-        first."""
+        first. Returns once the events are committed.
+
+        On SQLite, appends that arrive together are committed together (group
+        commit: one disk flush for many tables' moves); each still either lands
+        whole or raises."""
         if not new:
             return
         if [e.seq for e in new] != list(range(after + 1, after + 1 + len(new))):
             raise ValueError("events must follow the table's version without gaps")
-        last = new[-1]
-        try:
-            async with self.engine.begin() as conn:
-                if after == 0:
-                    await conn.execute(
-                        tables.insert().values(
-                            id=table_id,
-                            creator=creator,
-                            status=status,
-                            version=last.seq,
-                            created_at=new[0].at.isoformat(),
-                            updated_at=last.at.isoformat(),
-                        )
-                    )
-                else:
-                    done = await conn.execute(
-                        tables.update()
-                        .where(tables.c.id == table_id, tables.c.version == after)
-                        .values(status=status, version=last.seq, updated_at=last.at.isoformat())
-                    )
-                    if done.rowcount != 1:
+        write = _Append(table_id, after, tuple(new), status, creator, tuple(planned))
+        if self.shared:
+            try:
+                async with self.engine.begin() as conn:
+                    if not await write.run(conn):
                         raise Conflict(table_id)
-                joined = [
-                    {"table_id": table_id, "player_id": e.data.get("player") or e.data["creator"]}
-                    for e in new
-                    if e.type in ("create", "sit")
-                ]
-                if joined:
-                    await conn.execute(members.insert(), joined)
-                if planned:
-                    await add_notices(conn, planned)
-                if conn.dialect.name == "postgresql":
-                    # delivered to every instance when this transaction commits
-                    await conn.execute(
-                        sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:{last.seq}"))
-                    )
-                await conn.execute(
-                    events.insert(),
-                    [
-                        {
-                            "table_id": table_id,
-                            "seq": e.seq,
-                            "type": e.type,
-                            "data": json.dumps(e.data, separators=(",", ":")),
-                            "at": e.at.isoformat(),
-                        }
-                        for e in new
-                    ],
-                )
-        except IntegrityError as exc:
-            raise Conflict(table_id) from exc
+            except IntegrityError as exc:
+                raise Conflict(table_id) from exc
+            return
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._queue.append((write, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_batches())
+        if not await done:
+            raise Conflict(table_id)
+
+    async def _write_batches(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue, []
+            results: list[bool] = []
+            try:
+                async with self.engine.begin() as conn:
+                    for write, _ in batch:
+                        results.append(await write.run(conn))
+            except Exception as exc:  # nothing of this batch was committed
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(
+                            Conflict(str(exc)) if isinstance(exc, IntegrityError) else exc
+                        )
+                continue
+            for (_, done), ok in zip(batch, results, strict=True):
+                if not done.done():
+                    done.set_result(ok)
 
     async def events(self, table_id: str, after: int = 0) -> list[Event]:
         """The table's events with ``seq > after``, in order. Raises
