@@ -79,16 +79,22 @@ class Notifier:
         claimed = await self.store.outbox.claim_due(now)
         if claimed and self.before_sending is not None:
             await self.before_sending()
+        ended: list[tuple[int, str, str]] = []
         for due in claimed:
             state, detail = await self._one(due, now)
             if state == "retry":
                 if due.attempts + 1 >= MAX_ATTEMPTS:
-                    await self.store.outbox.finish(due.id, "failed", now, detail)
+                    ended.append((due.id, "failed", detail))
                 else:
                     await self.store.outbox.retry(due.id, now + RETRY * (due.attempts + 1), detail)
                 continue
-            await self.store.outbox.finish(due.id, state, now, detail)
-            sent += state == "sent"
+            if state == "sent":
+                # written at once: the interval rule of the next notice reads it
+                await self.store.outbox.finish(due.id, state, now, detail)
+                sent += 1
+            else:
+                ended.append((due.id, state, detail))
+        await self.store.outbox.finish_many(ended, now)
         return sent
 
     async def _one(self, due: Due, now: datetime) -> tuple[str, str]:

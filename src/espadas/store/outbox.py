@@ -95,31 +95,60 @@ class Outbox:
         async with self.engine.begin() as conn:
             await add_notices(conn, planned)
 
-    async def claim_due(self, now: datetime, limit: int = 50) -> list[Due]:
-        """Claims up to ``limit`` due notices for this sender."""
-        async with self.engine.connect() as conn:
+    async def claim_due(self, now: datetime, limit: int = 200) -> list[Due]:
+        """Claims up to ``limit`` due notices for this sender, in one statement: a
+        row another sender claimed first is not returned."""
+        async with self.engine.begin() as conn:
+            due = (
+                sa.select(notices.c.id)
+                .where(notices.c.state == "pending", notices.c.due_at <= stamp(now))
+                .order_by(notices.c.due_at)
+                .limit(limit)
+                .scalar_subquery()
+            )
             rows = (
                 await conn.execute(
-                    sa.select(notices)
-                    .where(notices.c.state == "pending", notices.c.due_at <= stamp(now))
-                    .order_by(notices.c.due_at)
-                    .limit(limit)
+                    notices.update()
+                    .where(notices.c.id.in_(due), notices.c.state == "pending")
+                    .values(state="sending", claimed_at=stamp(now))
+                    .returning(
+                        notices.c.id,
+                        notices.c.key,
+                        notices.c.table_id,
+                        notices.c.player_id,
+                        notices.c.kind,
+                        notices.c.version,
+                        notices.c.due_at,
+                        notices.c.attempts,
+                    )
                 )
             ).all()
-        claimed = []
-        for row in rows:
-            async with self.engine.begin() as conn:
-                done = await conn.execute(
-                    notices.update()
-                    .where(notices.c.id == row.id, notices.c.state == "pending")
-                    .values(state="sending", claimed_at=stamp(now))
-                )
-            if done.rowcount == 1:
-                notice = Notice(
+        return [
+            Due(
+                row.id,
+                Notice(
                     row.key, row.table_id, row.player_id, row.kind, row.version, unstamp(row.due_at)
+                ),
+                row.attempts,
+            )
+            for row in sorted(rows, key=lambda r: r.due_at)
+        ]
+
+    async def finish_many(self, ended: list[tuple[int, str, str]], now: datetime) -> None:
+        """Ends several claimed notices in one transaction: (id, state, detail)."""
+        if not ended:
+            return
+        async with self.engine.begin() as conn:
+            for notice_id, state, detail in ended:
+                await conn.execute(
+                    notices.update()
+                    .where(notices.c.id == notice_id)
+                    .values(
+                        state=state,
+                        sent_at=stamp(now) if state == "sent" else None,
+                        detail=detail[:300],
+                    )
                 )
-                claimed.append(Due(row.id, notice, row.attempts))
-        return claimed
 
     async def finish(self, notice_id: int, state: str, now: datetime, detail: str = "") -> None:
         """Ends a claimed notice: ``sent``, ``skipped``, ``cancelled`` or ``failed``."""
