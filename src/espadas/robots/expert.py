@@ -187,7 +187,10 @@ class ExpertRobot:
             table = np.array([bids], dtype=np.int64)
             plays_done = n * rules.hand_size - sum(view.cards_left)
             cards = [int(x) for x in trick.cards]
-            out = self._run(view, rows, trick.leader, cards, plays_done, -1, table, first)
+            # common random numbers: every candidate meets the same deals and seeds
+            base = self._seeds(count * repeat).reshape(count, 1, repeat)
+            seeds = np.broadcast_to(base, (count, c, repeat)).reshape(-1)
+            out = self._run(view, rows, trick.leader, cards, plays_done, -1, table, first, seeds)
             values = _row_values(out, value).reshape(count, c, repeat).mean(axis=2)
             scores = (w[:, None] * values).sum(axis=0)
         scores = scores / max(float(w.sum()), 1e-9)
@@ -208,6 +211,7 @@ class ExpertRobot:
         forced: int,
         bids: np.ndarray,
         first: np.ndarray | None,
+        seeds: np.ndarray | None = None,
     ) -> np.ndarray:
         """Play-outs of ``rows`` (sampled deals) from the position; ``bids`` has one row
         of bids by seat (0 for Nil) for all, or one per row."""
@@ -220,7 +224,8 @@ class ExpertRobot:
         )
         if first is None:
             first = np.full(len(rows), -1, dtype=np.int64)
-        seeds = np.array([self.rng.getrandbits(31) for _ in range(len(rows))], dtype=np.int64)
+        if seeds is None:
+            seeds = self._seeds(len(rows))
         result: np.ndarray = kernel.playouts(
             rows,
             n,
@@ -241,6 +246,10 @@ class ExpertRobot:
             kernel.NO_TRACE,
         )
         return result
+
+    def _seeds(self, count: int) -> np.ndarray:
+        """``count`` seeds for play-outs."""
+        return np.array([self.rng.getrandbits(31) for _ in range(count)], dtype=np.int64)
 
 
 class OmniscientRobot(ExpertRobot):
