@@ -34,7 +34,7 @@ def position(rules: Rules, seed: int) -> Game:
     game = Game.new(rules, seed=seed)
     while game.phase == "bidding":
         bids = [b for b in game.legal_bids() if b != "blind_nil"]
-        game.bid(rng.choice([b for b in bids if 1 <= b <= 3] or bids))
+        game.bid(rng.choice([b for b in bids if 0 <= b <= 3] or bids))  # Nil bids too
     stop = rng.randrange(rules.players * rules.hand_size)
     for _ in range(stop):
         game.play(game.proper_plays().pick(rng))
@@ -64,7 +64,7 @@ def kernel_args(game: Game) -> dict[str, Any]:
         "plays_done0": len(hand.plays),
         "first_forbidden": rules.spades_in_first_trick == "forbidden",
         "forced0": forced,
-        "nil": np.array([1 if b == 0 else 0 for b in hand.bids], dtype=np.int64),
+        "bids": np.array([hand.bids], dtype=np.int64),
         "partner": np.array(
             [(s + 2) % 4 if rules.partnerships else -1 for s in range(n)], dtype=np.int64
         ),
@@ -112,7 +112,7 @@ def test_playouts_are_legal_in_the_engine(rules: Rules, eps: int) -> None:
             a["plays_done0"],
             a["first_forbidden"],
             a["forced0"],
-            a["nil"],
+            a["bids"],
             a["partner"],
             np.full(rows, -1, dtype=np.int64),
             np.array([seed * 7 + r for r in range(rows)], dtype=np.int64),
@@ -137,7 +137,7 @@ def test_first_card_is_played_first() -> None:
     trace = np.full((len(proper), 52 - len(hand.plays)), -1, dtype=np.int64)
     kernel.playouts(
         held, 4, 13, a["leader"], a["trick0"], a["trick_len0"], a["tricks0"], a["broken0"],
-        a["plays_done0"], False, -1, a["nil"], a["partner"],
+        a["plays_done0"], False, -1, a["bids"], a["partner"],
         np.array(proper, dtype=np.int64), np.arange(len(proper), dtype=np.int64), 80, trace,
     )  # fmt: skip
     assert [int(t[0]) for t in trace] == [int(c) for c in proper]
@@ -151,10 +151,49 @@ def test_same_seed_same_playout() -> None:
     def run() -> np.ndarray:
         out: np.ndarray = kernel.playouts(
             held, 4, 13, a["leader"], a["trick0"], a["trick_len0"], a["tricks0"],
-            a["broken0"], a["plays_done0"], False, -1, a["nil"], a["partner"],
+            a["broken0"], a["plays_done0"], False, -1, a["bids"], a["partner"],
             np.array([-1, -1]), np.array([11, 12]), 500, kernel.NO_TRACE,
         )  # fmt: skip
         return out
 
     assert (run() == run()).all()
     assert kernel.COMPILED
+
+
+def policy_card(
+    seat: int, hands: list[int], trick: list[int], leader: int, bids: list[int], tricks: list[int]
+) -> int:
+    """The play-out policy's card (no random plays) for ``seat`` in a 4-seat game."""
+    n = 4
+    cards = np.zeros(n, dtype=np.int64)
+    cards[: len(trick)] = trick
+    led = trick[0] // 13 if trick else -1
+    legal = kernel.proper_mask(hands[seat], led, not trick, True, False, -1)
+    card, _ = kernel.choose(
+        seat, legal, np.array(hands, dtype=np.int64), cards, len(trick), leader,
+        np.array(bids, dtype=np.int64), np.array(tricks, dtype=np.int64),
+        np.array([2, 3, 0, 1], dtype=np.int64), n, 13, 1, 0,
+        np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+    )  # fmt: skip
+    return int(card)
+
+
+def mask(*cards: int) -> int:
+    return sum(1 << c for c in cards)
+
+
+AH, KH, QH, TH, NINE_H, FIVE_H, FOUR_H, TWO_H, AS = 38, 37, 36, 34, 33, 29, 28, 26, 51
+
+
+def test_policy_ducks_once_the_contract_is_made() -> None:
+    # Seat 1's side bid 4 and took 4: it ducks with its highest losing heart.
+    hands = [mask(TWO_H), mask(AH, QH, FIVE_H), mask(FOUR_H), mask(TH)]
+    card = policy_card(1, hands, [KH], 0, [3, 2, 3, 2], [3, 3, 3, 1])
+    assert card == QH
+
+
+def test_policy_covers_the_partners_nil() -> None:
+    # Seat 3 bid Nil and its nine of hearts is winning: seat 1 overtakes it cheaply.
+    hands = [mask(KH), mask(TH, TWO_H, AS), mask(QH), mask(FIVE_H)]
+    card = policy_card(1, hands, [NINE_H, FOUR_H], 3, [3, 4, 3, 0], [0, 0, 0, 0])
+    assert card == TH

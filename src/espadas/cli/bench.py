@@ -74,9 +74,10 @@ def kernel_playouts(rules: Rules, rng: random.Random, rows: int) -> tuple[int, f
     seeds = np.array([rng.getrandbits(31) for _ in range(rows)], dtype=np.int64)
     forbidden = rules.spades_in_first_trick == "forbidden"
     start = time.perf_counter()
+    bids = np.full((1, n), max(1, rules.hand_size // n), dtype=np.int64)
     out = kernel.playouts(
         held, n, rules.hand_size, 1 % n, zeros, 0, zeros, False, 0, forbidden, -1,
-        zeros, partner, first, seeds, 80, kernel.NO_TRACE,
+        bids, partner, first, seeds, 80, kernel.NO_TRACE,
     )  # fmt: skip
     elapsed = time.perf_counter() - start
     if int(out.sum()) != rows * rules.hand_size:

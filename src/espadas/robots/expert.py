@@ -120,16 +120,19 @@ class ExpertRobot:
         leader = (view.dealer + 1) % n
         forced = first_lead_card(rules) if rules.first_lead == "two_of_clubs" else -1
         guessed = [_guess_bids(view, deal) for deal in deals for _ in range(repeat)]
+        assert view.hand is not None
+        estimate = estimate_tricks(int(view.hand), rules)
         w = np.repeat(np.array(weights), repeat)
         rows = np.repeat(np.array(deals, dtype=np.int64), repeat, axis=0)
         values: dict[tuple[int, ...], Value] = {}
         options: list[tuple[BidValue, float]] = []
+        own = guide if isinstance(guide, int) and guide > 0 else max(1, round(estimate))
         for as_nil in (False, True):
             if (as_nil and 0 not in legal) or (not as_nil and not numbers):
                 continue
-            nil = np.array([1 if b in (0, BLIND_NIL) else 0 for b in view.bids], dtype=np.int64)
-            nil[view.seat] = 1 if as_nil else 0
-            out = self._run(view, rows, leader, [], 0, forced, nil, None)
+            table = np.array(guessed, dtype=np.int64)
+            table[:, view.seat] = 0 if as_nil else own
+            out = self._run(view, rows, leader, [], 0, forced, table, None)
             if as_nil:
                 candidates: list[int] = [0]
             else:
@@ -181,10 +184,13 @@ class ExpertRobot:
             repeat = max(1, self.playouts // (count * c))
             rows = np.repeat(np.array(deals, dtype=np.int64), c * repeat, axis=0)
             first = np.tile(np.repeat(np.array(candidates, dtype=np.int64), repeat), count)
-            nil = np.array([1 if b in (0, BLIND_NIL) else 0 for b in view.bids], dtype=np.int64)
+            table = np.array([bids], dtype=np.int64)
             plays_done = n * rules.hand_size - sum(view.cards_left)
             cards = [int(x) for x in trick.cards]
-            out = self._run(view, rows, trick.leader, cards, plays_done, -1, nil, first)
+            # common random numbers: every candidate meets the same deals and seeds
+            base = self._seeds(count * repeat).reshape(count, 1, repeat)
+            seeds = np.broadcast_to(base, (count, c, repeat)).reshape(-1)
+            out = self._run(view, rows, trick.leader, cards, plays_done, -1, table, first, seeds)
             values = _row_values(out, value).reshape(count, c, repeat).mean(axis=2)
             scores = (w[:, None] * values).sum(axis=0)
         scores = scores / max(float(w.sum()), 1e-9)
@@ -203,9 +209,12 @@ class ExpertRobot:
         trick: list[int],
         plays_done: int,
         forced: int,
-        nil: np.ndarray,
+        bids: np.ndarray,
         first: np.ndarray | None,
+        seeds: np.ndarray | None = None,
     ) -> np.ndarray:
+        """Play-outs of ``rows`` (sampled deals) from the position; ``bids`` has one row
+        of bids by seat (0 for Nil) for all, or one per row."""
         rules = view.rules
         n = rules.players
         trick0 = np.zeros(n, dtype=np.int64)
@@ -215,7 +224,8 @@ class ExpertRobot:
         )
         if first is None:
             first = np.full(len(rows), -1, dtype=np.int64)
-        seeds = np.array([self.rng.getrandbits(31) for _ in range(len(rows))], dtype=np.int64)
+        if seeds is None:
+            seeds = self._seeds(len(rows))
         result: np.ndarray = kernel.playouts(
             rows,
             n,
@@ -228,7 +238,7 @@ class ExpertRobot:
             plays_done,
             rules.spades_in_first_trick == "forbidden",
             forced,
-            nil,
+            bids,
             partner,
             first,
             seeds,
@@ -236,6 +246,10 @@ class ExpertRobot:
             kernel.NO_TRACE,
         )
         return result
+
+    def _seeds(self, count: int) -> np.ndarray:
+        """``count`` seeds for play-outs."""
+        return np.array([self.rng.getrandbits(31) for _ in range(count)], dtype=np.int64)
 
 
 class OmniscientRobot(ExpertRobot):

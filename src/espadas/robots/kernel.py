@@ -1,11 +1,17 @@
 """A compiled play-out kernel for the search robots.
 
 Plays the rest of a hand from a position where every hand is known (a sampled
-deal), many times over, with a fast policy: nil bidders duck, partners do not
-overtake each other, a partner's Nil is covered, an opponent's Nil is left
-winning, otherwise win cheaply or play low; a small share of plays is random so
-that play-outs differ. Compiled with numba when it is installed (it is a
-dependency); the same code runs as plain Python otherwise.
+deal), many times over, with a fast policy that follows the habits of the
+rule-based robot ``normal`` (:mod:`espadas.robots.heuristics`), so that the
+simulated partner and opponents play as the real ones do: its own Nil first
+(the highest card that loses), the partner's Nil (cover it), an opponent's Nil
+(keep it winning, lead low into it), then the side's contract: while tricks are
+needed win cheaply (second hand low, third hand high, never overtake a partner
+who holds the trick), draw trumps, cash winners, lead from strength; once it is
+made, duck with the highest losing card, unless the opponents can be set. Where
+``normal`` weighs odds, the policy reads the sampled hands. A small share of
+plays is random so that play-outs differ. Compiled with numba when it is
+installed (it is a dependency); the same code runs as plain Python otherwise.
 
 The engine stays the single source of the rules: this kernel re-states only
 what a play-out needs (follow suit, the lead rule, the first-trick spade rule,
@@ -18,7 +24,7 @@ Cards are the engine's ints (``suit * 13 + rank``, spades 39..51); hands are
 >>> import numpy as np
 >>> held = np.array([[1 << 51, 1 << 50, 1 << 49, 1 << 48]], dtype=np.int64)  # one spade each
 >>> out = playouts(held, 4, 1, 0, np.zeros(4, np.int64), 0, np.zeros(4, np.int64), True,
-...                0, False, -1, np.zeros(4, np.int64), np.array([2, 3, 0, 1]),
+...                0, False, -1, np.ones((1, 4), np.int64), np.array([2, 3, 0, 1]),
 ...                np.array([-1]), np.array([7]), 0, NO_TRACE)
 >>> out[0].tolist()   # the ace of spades (seat 0) wins the only trick
 [1, 0, 0, 0]
@@ -170,20 +176,162 @@ def beating(best: int, led: int) -> int:
 
 
 @jit
+def suit_mask(suit: int) -> int:
+    return SUIT_BITS << (13 * suit)
+
+
+@jit
+def above(card: int) -> int:
+    """The cards of ``card``'s suit that rank above it."""
+    return suit_mask(card // 13) & ~((2 << card) - 1)
+
+
+@jit
+def can_beat(hand: int, best: int, led: int) -> bool:
+    """Whether a seat holding ``hand`` may (and can) beat ``best`` in a trick led in
+    ``led``: following suit when it can, trumping when void."""
+    follow = hand & suit_mask(led)
+    if follow:
+        return best // 13 == led and (follow & above(best)) != 0
+    if best >= 39:
+        return (hand & above(best)) != 0
+    return (hand & SPADES) != 0
+
+
+@jit
+def forced_to_win(hand: int, bar: int, led: int) -> bool:
+    """Whether a seat holding ``hand`` must beat ``bar`` in a trick led in ``led``."""
+    if hand == 0:
+        return False
+    follow = hand & suit_mask(led)
+    if follow:
+        return bar // 13 == led and (follow & ~above(bar)) == 0
+    if bar >= 39:
+        return (hand & ~above(bar)) == 0
+    return (hand & NON_SPADES) == 0
+
+
+@jit
+def card_value(card: int, others: int) -> float:
+    """Roughly the chance that ``card`` takes a trick later: few cards above it."""
+    higher = popcount(others & above(card))
+    if card >= 39:
+        return max(0.25, 1.0 - 0.3 * higher)
+    return max(0.0, 1.0 - 0.45 * higher)
+
+
+@jit
+def holds(
+    card: int, led: int, hands: np.ndarray, first: int, count: int, n: int, threat: np.ndarray
+) -> bool:
+    """Whether ``card``, best in the trick, is beaten by none of the ``count`` seats
+    from ``first`` on that try to win tricks (``threat``)."""
+    for i in range(count):
+        s = (first + i) % n
+        if threat[s] and can_beat(hands[s], card, led):
+            return False
+    return True
+
+
+@jit
+def dump(cards: int, led: int, others: int) -> int:
+    """The card to shed among ``cards`` (none of which wins now): the highest of the
+    suit led, else the one most likely to win later."""
+    follow = cards & suit_mask(led)
+    if follow:
+        return highest(follow)
+    best = -1
+    best_v = -1.0
+    m = cards
+    while m:
+        low = m & -m
+        m ^= low
+        c = highest(low)
+        v = card_value(c, others) * 100.0 + c % 13
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@jit
+def discard(cards: int, hand: int, others: int) -> int:
+    """The card to throw away when void and not trumping: the least valuable, from a
+    short suit when holding spades, else from a long one."""
+    has_spades = (hand & SPADES) != 0
+    best = -1
+    best_v = 1e18
+    m = cards
+    while m:
+        low = m & -m
+        m ^= low
+        c = highest(low)
+        v = card_value(c, others)
+        if c >= 39:
+            v += 1.0
+        length = popcount(hand & suit_mask(c // 13))
+        v += 0.05 * length if has_spades else -0.05 * length
+        v = v * 100.0 + (c % 13) * 0.01
+        if v < best_v:
+            best_v = v
+            best = c
+    return best
+
+
+@jit
+def low_card(legal: int, hand: int, best: int, led: int, others: int) -> int:
+    """A card that does not try to win: the lowest of the suit led, else a discard."""
+    follow = legal & suit_mask(led)
+    if follow:
+        return lowest(follow)
+    unders = legal & ~beating(best, led)
+    if unders:
+        return discard(unders, hand, others)
+    return lowest(legal)
+
+
+@jit
+def side_need(seat: int, bids: np.ndarray, tricks: np.ndarray, partner: np.ndarray) -> int:
+    """The tricks ``seat``'s side still needs for its contract (bids other than Nil)."""
+    need = 0
+    if bids[seat] > 0:
+        need += bids[seat] - tricks[seat]
+    mate = partner[seat]
+    if mate >= 0 and bids[mate] > 0:
+        need += bids[mate] - tricks[mate]
+    return need
+
+
+@jit
+def side_contract(seat: int, bids: np.ndarray, partner: np.ndarray) -> int:
+    contract = max(0, int(bids[seat]))
+    mate = partner[seat]
+    if mate >= 0:
+        contract += max(0, int(bids[mate]))
+    return contract
+
+
+@jit
 def choose(
     seat: int,
     legal: int,
+    hands: np.ndarray,
     trick: np.ndarray,
     trick_len: int,
     leader: int,
-    remaining: int,
-    nil: np.ndarray,
+    bids: np.ndarray,
+    tricks: np.ndarray,
     partner: np.ndarray,
     n: int,
+    size: int,
     state: int,
     eps: int,
+    threat: np.ndarray,
+    alive: np.ndarray,
 ) -> tuple[int, int]:
-    """The policy: returns (card, new rng state)."""
+    """The policy, after the rule-based robot's habits (:mod:`heuristics`) with every
+    hand known: returns (card, new rng state). ``threat`` and ``alive`` are scratch
+    arrays of ``n``."""
     count = popcount(legal)
     if count == 1:
         return lowest(legal), state
@@ -191,52 +339,299 @@ def choose(
     if state % 1000 < eps:
         state = next_random(state)
         return nth_card(legal, state % count), state
-    if trick_len == 0:
-        if nil[seat]:
+    hand = hands[seat]
+    mate = partner[seat]
+    others = 0
+    for s in range(n):
+        alive[s] = 1 if bids[s] == 0 and tricks[s] == 0 else 0
+        if s != seat:
+            others |= hands[s]
+    for s in range(n):
+        threat[s] = 1 if s != seat and s != mate and not alive[s] else 0
+    remaining = size
+    for s in range(n):
+        remaining -= tricks[s]
+    need = side_need(seat, bids, tricks, partner)
+    failed_nil = bids[seat] == 0 and tricks[seat] > 0
+    win = need > 0 and not failed_nil
+    if not win:  # contract made: set the opponents when they can spare few tricks
+        for o in range(n):
+            if o in (seat, mate) or 0 <= partner[o] < o:
+                continue
+            c_o = side_contract(o, bids, partner)
+            need_o = side_need(o, bids, tricks, partner)
+            if c_o <= 0 or need_o <= 0 or remaining - need_o > 2:
+                continue
+            if 20 * c_o > 2 * (remaining - need_o + 1):
+                win = True
+                break
+    bust_ok = False
+    for o in range(n):
+        if alive[o] and o != seat and o != mate:
+            bust_ok = True
+    if win and need >= remaining:
+        bust_ok = False
+    later = n - trick_len - 1
+    first_later = (seat + 1) % n
+
+    if trick_len == 0:  # leads -------------------------------------------------
+        if alive[seat]:
             return lowest_rank(legal), state
-        state = next_random(state)
-        start = state % 4
-        for i in range(4):
-            s = (start + i) % 4
-            mine = (legal >> (13 * s)) & SUIT_BITS
-            if mine and s != 3:
-                top = int(_HIGH[mine])
-                if top == int(_HIGH[(remaining >> (13 * s)) & SUIT_BITS]):
-                    return 13 * s + top, state  # the top card left in its suit
-        for i in range(4):
-            s = (start + i) % 4
-            mine = (legal >> (13 * s)) & SUIT_BITS
-            if mine:
-                return 13 * s + int(_LOW[mine]), state
-        return lowest(legal), state
+        if mate >= 0 and alive[mate]:  # lead for the partner's Nil
+            best = -1
+            best_v = 1e18
+            m = legal
+            while m:
+                low = m & -m
+                m ^= low
+                c = highest(low)
+                suit = c // 13
+                risk = 1.0 if forced_to_win(hands[mate], c, suit) else 0.0
+                hold = 1.0 if holds(c, suit, hands, first_later, n - 1, n, threat) else 0.0
+                v = 4.0 * risk + 0.15 * card_value(c, others) * (1.0 - hold)
+                if win:
+                    v -= 0.3 * hold
+                if v < best_v - 1e-9:
+                    best_v = v
+                    best = c
+            return best, state
+        if bust_ok:  # lead low into an opponent's Nil
+            best = -1
+            best_v = -1e18
+            best_p = 0.0
+            m = legal
+            while m:
+                low = m & -m
+                m ^= low
+                c = highest(low)
+                suit = c // 13
+                total = 0.0
+                for o in range(n):
+                    if not alive[o] or o in (seat, mate):
+                        continue
+                    f = 1.0 if forced_to_win(hands[o], c, suit) else 0.0
+                    om = partner[o]
+                    if f > 0 and om >= 0 and not alive[om] and can_beat(hands[om], c, suit):
+                        first_mate = (om - seat) % n < (o - seat) % n
+                        f *= 0.2 if first_mate else 0.5
+                    total += f
+                v = total - 0.1 * card_value(c, others)
+                if v > best_v:
+                    best_v = v
+                    best = c
+                    best_p = total
+            if best_p >= 0.05:
+                return best, state
+        if not win:  # duck: lead the highest card that loses
+            best = -1
+            best_v = 1e18
+            m = legal
+            while m:
+                low = m & -m
+                m ^= low
+                c = highest(low)
+                hold = holds(c, c // 13, hands, first_later, n - 1, n, threat)
+                v = (1000.0 if hold else 0.0) + (100.0 if c >= 39 else 0.0) - c % 13
+                if v < best_v:
+                    best_v = v
+                    best = c
+            return best, state
+        # win: draw trumps, cash winners, lead to the partner's ruff, shorten, strength
+        opp_spades = 0
+        any_threat = False
+        for o in range(n):
+            if threat[o]:
+                any_threat = True
+                opp_spades = max(opp_spades, popcount(hands[o] & SPADES))
+        my_spades = popcount(hand & SPADES)
+        spades = legal & SPADES
+        if spades and any_threat:
+            top = highest(spades)
+            if opp_spades > 0 and not others & above(top) and my_spades >= opp_spades + 1:
+                return top, state
+        cash = -1
+        m = legal & NON_SPADES
+        while m:
+            low = m & -m
+            m ^= low
+            c = highest(low)
+            if not others & above(c) and holds(c, c // 13, hands, first_later, n - 1, n, threat):
+                cash = c
+        if cash >= 0:
+            return cash, state
+        if mate >= 0 and not alive[mate] and hands[mate] & SPADES:
+            for suit in range(3):
+                mine = legal & suit_mask(suit)
+                if mine and not hands[mate] & suit_mask(suit):
+                    all_void = True
+                    for o in range(n):
+                        if threat[o] and hands[o] & suit_mask(suit):
+                            all_void = False
+                    if not all_void:
+                        return lowest(mine), state
+        if my_spades >= 2:
+            for suit in range(3):
+                mine = hand & suit_mask(suit)
+                if popcount(mine) == 1 and legal & mine:
+                    c = lowest(mine)
+                    if c % 13 < 10 and others & above(c):
+                        return c, state
+        best = -1
+        best_v = -1e18
+        for suit in range(4):
+            mine = legal & suit_mask(suit)
+            if not mine:
+                continue
+            top = highest(mine)
+            card = lowest(mine)
+            length = popcount(mine)
+            v = 0.3 * length
+            higher = popcount(others & above(top))
+            if suit == 3:
+                v -= 1.5
+            elif higher == 1 and top % 13 >= 9:
+                if mine & (1 << (top - 1)) and top % 13 >= 10:
+                    card = top
+                    v += 1.0
+                else:
+                    v -= 1.5 if length <= 3 else 0.5
+            if suit != 3:
+                for o in range(n):
+                    if threat[o] and not hands[o] & suit_mask(suit) and hands[o] & SPADES:
+                        v -= 2.0
+                if mate >= 0 and not hands[mate] & suit_mask(suit):
+                    v += 0.8
+            state = next_random(state)
+            v += (state % 1000) * 1e-6
+            if v > best_v:
+                best_v = v
+                best = card
+        return best, state
+
+    # follows ---------------------------------------------------------------------
     led = trick[0] // 13
     best, best_at = winning(trick, trick_len)
-    winning_seat = (leader + best_at) % n
+    best_seat = (leader + best_at) % n
     winners = legal & beating(best, led)
-    losers = legal & ~winners
-    mate = partner[seat]
-    if nil[seat]:
-        if losers:
-            return highest(losers), state
-        return lowest(winners), state
-    if mate >= 0 and winning_seat == mate:
-        if nil[mate] and winners:
-            return lowest(winners), state  # cover partner's Nil
-        return lowest_rank(legal) if not legal & (SUIT_BITS << (13 * led)) else lowest(legal), state
-    if nil[winning_seat] and losers:
-        return highest(losers), state  # leave the Nil bidder winning
-    if winners:
-        if trick_len == n - 1:
-            return lowest(winners), state
-        if trick_len == 1 and n == 4 and losers:
-            return lowest(losers), state  # second hand low
-        same = winners & (SUIT_BITS << (13 * led))
-        if same:
-            return highest(same), state  # third hand high
-        return lowest(winners), state
-    if legal & (SUIT_BITS << (13 * led)):
+    unders = legal & ~winners
+    if alive[seat]:  # own Nil
+        if unders:
+            return dump(unders, led, others), state
+        if later == 0:
+            return dump(legal, -1, others), state
+        chosen = -1
+        m = legal
+        while m:
+            low = m & -m
+            m ^= low
+            c = highest(low)
+            overtaken = False
+            for i in range(later):
+                s = (first_later + i) % n
+                if s == mate:
+                    if can_beat(hands[s], c, led):
+                        overtaken = True
+                elif forced_to_win(hands[s], c, led):
+                    overtaken = True
+            if overtaken:
+                chosen = c
+        return (chosen if chosen >= 0 else highest(legal)), state
+    if mate >= 0 and alive[mate]:  # cover the partner's Nil
+        mate_later = (mate - seat) % n <= later
+        if not mate_later:
+            if best_seat == mate and winners:
+                return lowest(winners), state
+        else:
+            lowc = low_card(legal, hand, best, led, others)
+            bar = lowc if beats_card(lowc, best, led) else best
+            if forced_to_win(hands[mate], bar, led):
+                chosen = -1
+                chosen_v = 1e18
+                m = legal
+                while m:
+                    low = m & -m
+                    m ^= low
+                    c = highest(low)
+                    bar = c if beats_card(c, best, led) else best
+                    risk = 1.0 if forced_to_win(hands[mate], bar, led) else 0.0
+                    v = 4.0 * risk + 0.15 * card_value(c, others)
+                    if v < chosen_v - 1e-9:
+                        chosen_v = v
+                        chosen = c
+                return chosen, state
+    if bust_ok:  # keep an opponent's Nil winning, or the bar low before it
+        for o in range(n):
+            if not alive[o] or o in (seat, mate):
+                continue
+            o_later = 0 < (o - seat) % n <= later
+            if not o_later:
+                if best_seat == o and unders:
+                    return dump(unders, led, others), state
+                continue
+            if not forced_to_win(hands[o], best, led):
+                continue
+            if unders:
+                return dump(unders, led, others), state
+            return lowest(legal), state
+    if not win:  # duck
+        if unders:
+            return dump(unders, led, others), state
+        any_later_threat = False
+        for i in range(later):
+            if threat[(first_later + i) % n]:
+                any_later_threat = True
+        if not any_later_threat:
+            return dump(legal, -1, others), state
+        m = legal
+        while m:
+            low = m & -m
+            m ^= low
+            c = highest(low)
+            if not holds(c, led, hands, first_later, later, n, threat):
+                return c, state
         return lowest(legal), state
-    return lowest_rank(legal & NON_SPADES) if legal & NON_SPADES else lowest(legal), state
+    # win
+    lowc = low_card(legal, hand, best, led, others)
+    if mate >= 0 and best_seat == mate:
+        if not winners or holds(best, led, hands, first_later, later, n, threat):
+            return lowc, state
+        m = winners
+        while m:
+            low = m & -m
+            m ^= low
+            c = highest(low)
+            if holds(c, led, hands, first_later, later, n, threat):
+                return c, state
+        return lowc, state
+    if not winners:
+        return lowc, state
+    any_later_threat = False
+    for i in range(later):
+        if threat[(first_later + i) % n]:
+            any_later_threat = True
+    if not any_later_threat:
+        return lowest(winners), state
+    m = winners
+    while m:
+        low = m & -m
+        m ^= low
+        c = highest(low)
+        if holds(c, led, hands, first_later, later, n, threat):
+            return c, state
+    if mate >= 0 and (mate - seat) % n <= later and not alive[mate]:
+        return lowc, state  # second hand low: the partner may still win it
+    same = winners & suit_mask(led)
+    if same:
+        return highest(same), state  # third hand high
+    return lowc, state
+
+
+@jit
+def beats_card(card: int, best: int, led: int) -> bool:
+    """Whether ``card`` beats ``best``, the card winning a trick led in ``led``."""
+    if card >= 39:
+        return best < 39 or card > best
+    return card // 13 == led and best < 39 and card > best
 
 
 @jit
@@ -252,7 +647,7 @@ def playouts(
     plays_done0: int,
     first_forbidden: bool,
     forced0: int,
-    nil: np.ndarray,
+    bids: np.ndarray,
     partner: np.ndarray,
     first_card: np.ndarray,
     seeds: np.ndarray,
@@ -263,7 +658,9 @@ def playouts(
     from one position: ``leader`` led the current trick, whose first ``trick_len0``
     cards are ``trick0``; ``tricks0`` counts tricks taken; ``plays_done0`` cards were
     played this hand; ``forced0`` is the card the very first lead must be (or -1).
-    ``first_card[row]`` (or -1) is the card the seat to act plays first.
+    ``bids`` (int64[rows or 1, n]) are the bids by seat, 0 for Nil (blind or not),
+    one row per play-out or one row for all. ``first_card[row]`` (or -1) is the card
+    the seat to act plays first.
     ``eps`` is the share of random plays, per thousand. Returns int64[rows, n]:
     the tricks each seat has taken at the end of the hand. When ``trace`` has rows,
     ``trace[row, k]`` receives the k-th card played in that row (for tests)."""
@@ -273,7 +670,10 @@ def playouts(
     total = n * size
     trick = np.zeros(n, dtype=np.int64)
     hands = np.zeros(n, dtype=np.int64)
+    threat = np.zeros(n, dtype=np.int64)
+    alive = np.zeros(n, dtype=np.int64)
     for row in range(rows):
+        row_bids = bids[row if bids.shape[0] > 1 else 0]
         for s in range(n):
             hands[s] = held[row, s]
             out[row, s] = tricks0[s]
@@ -286,9 +686,6 @@ def playouts(
         state = seeds[row] & 0x7FFFFFFF
         forced_card = first_card[row]
         step = 0
-        remaining = 0
-        for s in range(n):
-            remaining |= hands[s]
         while done < total:
             seat = (lead + trick_len) % n
             h = hands[seat]
@@ -306,14 +703,14 @@ def playouts(
                     forced0 if done == 0 else -1,
                 )
                 card, state = choose(
-                    seat, legal, trick, trick_len, lead, remaining, nil, partner, n, state, eps
-                )
+                    seat, legal, hands, trick, trick_len, lead, row_bids, out[row], partner,
+                    n, size, state, eps, threat, alive,
+                )  # fmt: skip
             if tracing:
                 trace[row, step] = card
             step += 1
             bit = 1 << card
             hands[seat] = h & ~bit
-            remaining &= ~bit
             trick[trick_len] = card
             trick_len += 1
             done += 1
@@ -331,7 +728,7 @@ def warm_up() -> None:
     held = np.array([[1 << 51, 1 << 50, 1 << 49, 1 << 48]], dtype=np.int64)
     zeros = np.zeros(4, dtype=np.int64)
     playouts(
-        held, 4, 1, 0, zeros, 0, zeros, True, 0, False, -1, zeros,
+        held, 4, 1, 0, zeros, 0, zeros, True, 0, False, -1, np.ones((1, 4), dtype=np.int64),
         np.array([2, 3, 0, 1], dtype=np.int64), np.array([-1], dtype=np.int64),
         np.array([1], dtype=np.int64), 0, NO_TRACE,
     )  # fmt: skip
