@@ -319,7 +319,7 @@ async def _run(
     settings: Settings,
     command: Any,
 ) -> dict[str, Any]:
-    await _table(hub, table_id)
+    # an unknown table raises UnknownTable here, which the app answers with 404
     table, _events = await hub.command(table_id, command)
     return _view(table, player, settings)
 
