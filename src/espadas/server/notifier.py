@@ -126,9 +126,9 @@ class Notifier:
         contact = await outbox.contact(notice.player)
         lang = contact.lang if contact is not None else "es"
         channels = []
+        subject = translate(f"mail.{notice.kind}.subject", lang, creator=_creator(table))
         if contact is not None and contact.email and contact.confirmed and self.settings.smtp_host:
             lines = await self._lines(notice, table, lang, contact.unsubscribe_token, now)
-            subject = translate(f"mail.{notice.kind}.subject", lang, creator=_creator(table))
             message = compose(self.settings.mail_from, contact.email, subject, lines)
             try:
                 await send(self.settings, message)
@@ -136,17 +136,15 @@ class Notifier:
                 return "retry", f"mail: {exc}"
             channels.append("mail")
         if self.push is not None:
+            payload = {
+                "title": translate("mail.push.turn", lang) if notice.kind == "turn" else subject,
+                "body": subject,
+                "url": f"{self.base_url}/mesa/{table.id}",
+                "tag": f"espadas-{table.id}",
+                "table": table.id,
+                "kind": notice.kind,
+            }
             for subscription in await outbox.subscriptions(notice.player):
-                payload = {
-                    "title": translate("mail.push.turn", lang)
-                    if notice.kind == "turn"
-                    else translate(f"mail.{notice.kind}.subject", lang, creator=_creator(table)),
-                    "body": translate(f"mail.{notice.kind}.subject", lang, creator=_creator(table)),
-                    "url": f"{self.base_url}/mesa/{table.id}",
-                    "tag": f"espadas-{table.id}",
-                    "table": table.id,
-                    "kind": notice.kind,
-                }
                 if await self._push(subscription, payload):
                     channels.append("push")
         if not channels:
