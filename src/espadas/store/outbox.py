@@ -90,6 +90,11 @@ class Outbox:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
 
+    async def _scalar(self, query: Any) -> Any:
+        """The single value ``query`` selects (``None`` when no row)."""
+        async with self.engine.connect() as conn:
+            return (await conn.execute(query)).scalar()
+
     # -- notices ----------------------------------------------------------------
     async def add(self, planned: list[Notice]) -> None:
         async with self.engine.begin() as conn:
@@ -188,16 +193,13 @@ class Outbox:
         return int(done.rowcount)
 
     async def last_sent(self, player: str, table: str) -> datetime | None:
-        async with self.engine.connect() as conn:
-            value = (
-                await conn.execute(
-                    sa.select(sa.func.max(notices.c.sent_at)).where(
-                        notices.c.player_id == player,
-                        notices.c.table_id == table,
-                        notices.c.state == "sent",
-                    )
-                )
-            ).scalar()
+        value = await self._scalar(
+            sa.select(sa.func.max(notices.c.sent_at)).where(
+                notices.c.player_id == player,
+                notices.c.table_id == table,
+                notices.c.state == "sent",
+            )
+        )
         return None if value is None else unstamp(value)
 
     async def history(self, player: str | None = None) -> list[dict[str, Any]]:
@@ -308,14 +310,11 @@ class Outbox:
             )
 
     async def mode(self, player: str, table: str) -> str:
-        async with self.engine.connect() as conn:
-            value = (
-                await conn.execute(
-                    sa.select(notice_modes.c.mode).where(
-                        notice_modes.c.player_id == player, notice_modes.c.table_id == table
-                    )
-                )
-            ).scalar()
+        value = await self._scalar(
+            sa.select(notice_modes.c.mode).where(
+                notice_modes.c.player_id == player, notice_modes.c.table_id == table
+            )
+        )
         return str(value) if value else "on"
 
     async def add_subscription(
@@ -369,12 +368,7 @@ class Outbox:
                 )
 
     async def seen_version(self, player: str, table: str) -> int:
-        async with self.engine.connect() as conn:
-            value = (
-                await conn.execute(
-                    sa.select(seen.c.version).where(
-                        seen.c.player_id == player, seen.c.table_id == table
-                    )
-                )
-            ).scalar()
+        value = await self._scalar(
+            sa.select(seen.c.version).where(seen.c.player_id == player, seen.c.table_id == table)
+        )
         return int(value or 0)
