@@ -45,6 +45,12 @@ def add_parser(sub: Any) -> None:
         default="human",
         help="human: a pause of 1-4 s before each action (default); full: at once",
     )
+    p.add_argument(
+        "--via",
+        choices=("ws", "http"),
+        default="ws",
+        help="ws: actions over each person's WebSocket (default); http: POST requests",
+    )
     p.add_argument("--seed", type=int, default=1, help="random choices (1)")
     p.add_argument("--no-echo", action="store_true", help="skip the echo baseline")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -57,15 +63,26 @@ RUNNING: set[asyncio.Task[None]] = set()
 
 @dataclass
 class Stats:
-    latencies: list[float] = field(default_factory=list)
     actions: int = 0
     refused: int = 0
     errors: list[str] = field(default_factory=list)
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
+    """When the action that made each (table, version) was sent."""
+    arrivals: list[tuple[str, int, float]] = field(default_factory=list)
+    """Each (table, version, time) a person received a view of."""
 
     def error(self, text: str) -> None:
         if len(self.errors) < 1000:
             self.errors.append(text[:200])
+
+    def latencies(self) -> list[float]:
+        """Seconds from sending each action to each person's view of it."""
+        out = []
+        for table, version, at in self.arrivals:
+            started = self.sent.get((table, version))
+            if started is not None:
+                out.append(at - started)
+        return out
 
 
 @dataclass
@@ -76,6 +93,8 @@ class Person:
     csrf: str = ""
     table: str = ""
     busy: bool = False
+    started: float = 0.0
+    """When this person's action in flight was sent (over the WebSocket)."""
     seen: int = 0
     acted: int = 0
     """The version this person last acted on (one action per view)."""
@@ -129,21 +148,29 @@ async def _open_table(http: Any, people: list[Person], seats: int) -> str:
     return table
 
 
-async def _act(http: Any, person: Person, view: dict[str, Any], stats: Stats, think: float) -> None:
-    person.busy = True
+def _choice(view: dict[str, Any]) -> dict[str, Any] | None:
+    """A random legal action among those a person makes in a game."""
+    choices = [
+        a for a in view["game"]["legal"] if a["type"] in ("bid", "play", "next_hand", "confirm_end")
+    ]
+    if not choices:
+        return None
+    action = random.choice(choices)
+    body = {"type": action["type"]}
+    if "value" in action:
+        body["value"] = action["value"]
+    return body
+
+
+async def _act_http(
+    http: Any, person: Person, view: dict[str, Any], stats: Stats, think: float
+) -> None:
     try:
         if think:
             await asyncio.sleep(think)
-        game = view["game"]
-        choices = [
-            a for a in game["legal"] if a["type"] in ("bid", "play", "next_hand", "confirm_end")
-        ]
-        if not choices:
+        body = _choice(view)
+        if body is None:
             return
-        action = random.choice(choices)
-        body = {"type": action["type"]}
-        if "value" in action:
-            body["value"] = action["value"]
         started = time.monotonic()
         response = await _post(http, person, f"/api/tables/{person.table}/actions", body)
         if response.status_code == 200:
@@ -159,33 +186,58 @@ async def _act(http: Any, person: Person, view: dict[str, Any], stats: Stats, th
         person.busy = False
 
 
+async def _act_ws(socket: Any, person: Person, view: dict[str, Any], think: float) -> None:
+    """Sends the action; its answer ("done" or "refused") comes on the socket."""
+    try:
+        if think:
+            await asyncio.sleep(think)
+        body = _choice(view)
+        if body is None:
+            person.busy = False
+            return
+        person.started = time.monotonic()
+        await socket.send(json.dumps({"type": "act", "id": view["version"], "action": body}))
+    except Exception:  # the socket closed: the reading side counts it and reconnects
+        person.busy = False
+
+
+def _answered(person: Person, frame: dict[str, Any], stats: Stats) -> None:
+    """A "done" or "refused" answer to this person's action over the socket."""
+    person.busy = False
+    if frame["type"] == "done":
+        stats.actions += 1
+        stats.sent[(person.table, frame["version"])] = person.started
+    elif frame.get("status") == 409:
+        stats.refused += 1  # someone else acted first (a race, not an error)
+    else:
+        stats.error(f"action {frame.get('status')}: {frame.get('message')}")
+
+
 async def _play(
-    http: Any, person: Person, stats: Stats, speed: str, stop: float, rng: random.Random
+    http: Any, person: Person, stats: Stats, speed: str, via: str, rng: random.Random
 ) -> None:
+    """Plays until cancelled, reconnecting after a dropped socket."""
     from websockets.asyncio.client import connect
 
-    while time.monotonic() < stop:
+    while True:
         url = person.base.replace("http", "ws", 1) + f"/api/tables/{person.table}/live"
         try:
             async with connect(url, additional_headers=person.headers(), max_size=2**22) as socket:
-                while time.monotonic() < stop:
-                    try:
-                        raw = await asyncio.wait_for(
-                            socket.recv(), max(0.1, stop - time.monotonic())
-                        )
-                    except TimeoutError:
-                        break
+                async for raw in socket:
                     frame = json.loads(raw)
+                    if frame["type"] != "view":
+                        _answered(person, frame, stats)
+                        continue
                     view = frame["view"]
                     version = frame["version"]
+                    now = time.monotonic()
                     for seen in range(person.seen + 1, version + 1):
-                        started = stats.sent.get((person.table, seen))
-                        if started is not None:
-                            stats.latencies.append(time.monotonic() - started)
+                        stats.arrivals.append((person.table, seen, now))
                     person.seen = version
                     game = view["game"]
                     if view.get("rematch") and view["rematch"] != person.table:
                         person.table, person.seen, person.acted = view["rematch"], 0, 0
+                        person.busy = False
                         break  # to the rematch's socket
                     if game is None or person.busy:
                         continue
@@ -198,13 +250,20 @@ async def _play(
                         person.acted = version
                         person.busy = True
                         think = 0.0 if speed == "full" else rng.uniform(1.0, 4.0)
-                        task = asyncio.create_task(_act(http, person, view, stats, think))
+                        act = (
+                            _act_ws(socket, person, view, think)
+                            if via == "ws"
+                            else _act_http(http, person, view, stats, think)
+                        )
+                        task = asyncio.create_task(act)
                         RUNNING.add(task)
                         task.add_done_callback(RUNNING.discard)
+        except asyncio.CancelledError:
+            raise
         except Exception as exc:  # a dropped socket: counted, then reconnect
-            if time.monotonic() < stop:
-                stats.error(f"socket: {type(exc).__name__}: {exc}")
-                await asyncio.sleep(0.5)
+            stats.error(f"socket: {type(exc).__name__}: {exc}")
+            person.busy = False
+            await asyncio.sleep(0.5)
 
 
 async def _rematch(http: Any, person: Person, stats: Stats) -> None:
@@ -298,19 +357,24 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         began = time.monotonic()
         stop = began + args.duration
         players = [
-            asyncio.create_task(_play(http, p, stats, args.speed, stop, rng)) for p in people
+            asyncio.create_task(_play(http, p, stats, args.speed, args.via, rng)) for p in people
         ]
         while time.monotonic() < stop:
             await asyncio.sleep(min(5.0, max(0.0, stop - time.monotonic())))
             elapsed = time.monotonic() - began
             say(
                 f"  {elapsed:5.0f} s  actions {stats.actions}  "
-                f"p99 {_quantiles(stats.latencies)['p99']} ms  errors {len(stats.errors)}"
+                f"p99 {_quantiles(stats.latencies())['p99']} ms  errors {len(stats.errors)}"
             )
-        await asyncio.gather(*players, return_exceptions=True)
-        await asyncio.gather(*list(RUNNING), return_exceptions=True)  # actions in flight
         elapsed = time.monotonic() - began
+        for task in players:
+            task.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
+        for task in list(RUNNING):
+            task.cancel()
+        await asyncio.gather(*list(RUNNING), return_exceptions=True)
         memory_after = await _memory(http, bases)
+    latencies = stats.latencies()
     echo: list[float] = []
     if not args.no_echo:
         say("echo baseline...")
@@ -323,8 +387,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "speed": args.speed,
         "actions": stats.actions,
         "actions_per_second": round(stats.actions / max(elapsed, 1e-9), 1),
-        "views": len(stats.latencies),
-        "latency_ms": _quantiles(stats.latencies),
+        "via": args.via,
+        "views": len(latencies),
+        "latency_ms": _quantiles(latencies),
         "refused": stats.refused,
         "errors": len(stats.errors),
         "error_samples": stats.errors[:5],

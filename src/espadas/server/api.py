@@ -24,17 +24,20 @@ from pydantic import (
     StrictInt,
     StrictStr,
     StringConstraints,
+    ValidationError,
 )
 
-from espadas.engine import PRESETS, EspadasError, Rules
-from espadas.server.guard import same_origin
-from espadas.server.hub import Hub
+from espadas.engine import PRESETS, EspadasError, InvalidRules, ParseError, RuleError, Rules
+from espadas.i18n import translate
+from espadas.server.guard import TokenBucket, same_origin
+from espadas.server.hub import Command, Hub
 from espadas.server.identity import (
     COOKIE_AGE,
     CSRF_COOKIE,
     PLAYER_COOKIE,
     Identity,
 )
+from espadas.server.language import request_lang
 from espadas.server.settings import Settings
 from espadas.store.store import Player, Store, new_token
 from espadas.tables.commitment import verify_record
@@ -159,6 +162,12 @@ async def _table(hub: Hub, table_id: str) -> Table:
 
 def _view(table: Table, player: Player | None, settings: Settings) -> dict[str, Any]:
     return table_view(table, None if player is None else player.id, turn_limit=settings.turn_limit)
+
+
+def _view_response(hub: Hub, table: Table, player: Player | None) -> Response:
+    """The view as a JSON response, its public part shared with everyone's."""
+    text = hub.view_text(table, None if player is None else player.id)
+    return Response(text, media_type="application/json")
 
 
 def _set_session(response: Response, identity: Identity, player: Player, secure: bool) -> str:
@@ -301,56 +310,48 @@ async def my_tables(request: Request, player: PlayerDep) -> dict[str, Any]:
 
 
 @router.get("/api/tables/{table_id}", tags=["tables"])
-async def read_table(
-    table_id: TableId, player: MaybePlayerDep, hub: HubDep, settings: SettingsDep
-) -> dict[str, Any]:
+async def read_table(table_id: TableId, player: MaybePlayerDep, hub: HubDep) -> Response:
     """The table as you may see it (``version`` grows with every event)."""
     table = await _table(hub, table_id)
-    view = _view(table, player, settings)
-    if player is not None and view["you"] is not None:
+    if player is not None and table.seat_of(player.id) is not None:
         hub.saw(player.id, table_id, table.version)
-    return view
+    return _view_response(hub, table, player)
 
 
 async def _run(
     hub: Hub,
     table_id: str,
     player: Player,
-    settings: Settings,
     command: Any,
-) -> dict[str, Any]:
+) -> Response:
     # an unknown table raises UnknownTable here, which the app answers with 404
     table, _events = await hub.command(table_id, command)
-    return _view(table, player, settings)
+    return _view_response(hub, table, player)
 
 
 @router.post("/api/tables/{table_id}/join", tags=["tables"])
 async def join_table(
     table_id: TableId, player: PlayerDep, hub: HubDep, settings: SettingsDep
-) -> dict[str, Any]:
+) -> Response:
     """Opening the invitation: a free seat before the game starts, else you watch
     (``you`` is your seat, or ``null``)."""
     now = settings.clock.now()
-    return await _run(
-        hub, table_id, player, settings, lambda t: t.join(player.id, player.name, now)
-    )
+    return await _run(hub, table_id, player, lambda t: t.join(player.id, player.name, now))
 
 
 @router.post("/api/tables/{table_id}/partner", tags=["tables"])
 async def choose_partner(
     table_id: TableId, body: SeatIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
-) -> dict[str, Any]:
+) -> Response:
     """The creator chooses the seat of their partner (who moves opposite them)."""
     now = settings.clock.now()
-    return await _run(
-        hub, table_id, player, settings, lambda t: t.choose_partner(player.id, body.seat, now)
-    )
+    return await _run(hub, table_id, player, lambda t: t.choose_partner(player.id, body.seat, now))
 
 
 @router.post("/api/tables/{table_id}/robots", tags=["tables"])
 async def add_robots(
     table_id: TableId, body: RobotsIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
-) -> dict[str, Any]:
+) -> Response:
     """The creator fills empty seats (all, or ``seats``) with robots of ``level``."""
     now = settings.clock.now()
     levels = settings.robot_levels()
@@ -358,7 +359,6 @@ async def add_robots(
         hub,
         table_id,
         player,
-        settings,
         lambda t: t.add_robots(player.id, body.level, now, body.seats, levels),
     )
 
@@ -366,38 +366,27 @@ async def add_robots(
 @router.post("/api/tables/{table_id}/free", tags=["tables"])
 async def free_seat(
     table_id: TableId, body: SeatIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
-) -> dict[str, Any]:
+) -> Response:
     """The creator takes a robot out of a seat before the start."""
     now = settings.clock.now()
-    return await _run(
-        hub, table_id, player, settings, lambda t: t.free_seat(player.id, body.seat, now)
-    )
+    return await _run(hub, table_id, player, lambda t: t.free_seat(player.id, body.seat, now))
 
 
 @router.post("/api/tables/{table_id}/start", tags=["tables"])
 async def start_game(
     table_id: TableId, player: PlayerDep, hub: HubDep, settings: SettingsDep
-) -> dict[str, Any]:
+) -> Response:
     """The creator starts the game once every seat is taken; the first hand is dealt."""
     now = settings.clock.now()
-    return await _run(hub, table_id, player, settings, lambda t: t.start(player.id, now))
+    return await _run(hub, table_id, player, lambda t: t.start(player.id, now))
 
 
 @router.post("/api/tables/{table_id}/actions", tags=["play"])
 async def act(
     table_id: TableId, body: ActionIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
-) -> dict[str, Any]:
+) -> Response:
     """An action of yours at the table (see the ``legal`` list of your view)."""
-    now = settings.clock.now()
-    return await _run(
-        hub,
-        table_id,
-        player,
-        settings,
-        lambda t: t.act(
-            player.id, body.type, now, value=body.value, turn_limit=settings.turn_limit
-        ),
-    )
+    return await _run(hub, table_id, player, _act_command(player, body, settings))
 
 
 @router.post("/api/tables/{table_id}/rematch", status_code=201, tags=["tables"])
@@ -459,11 +448,23 @@ async def replay_game(table_id: TableId, hub: HubDep) -> dict[str, Any]:
 
 
 # -- live updates -----------------------------------------------------------------
+VIEW_FRAME = '{"type":"view","version":%d,"view":%s}'
+
+
 @router.websocket("/api/tables/{table_id}/live")
 async def live(websocket: WebSocket, table_id: str) -> None:
     """Pushes ``{"type": "view", "version": N, "view": {...}}`` after every event.
-    Send ``{"type": "sync"}`` (or ``{"type": "sync", "version": N}``) to get the
-    current view again after missing frames."""
+
+    The client may send (JSON text, at most 1000 characters):
+
+    - ``{"type": "sync"}``: the current view again, after missed frames;
+    - ``{"type": "act", "id": ID, "action": {"type": "bid", "value": 3}}``: the
+      same action as ``POST /api/tables/ID/actions``, answered with
+      ``{"type": "done", "id": ID, "version": N}`` once it is committed, or
+      ``{"type": "refused", "id": ID, "status": 409, "error": CODE, "message":
+      TEXT}``. The new view comes as for everyone else. ``ID`` is the client's
+      own (a number or a short string), returned as it came.
+    """
     app = websocket.app
     hub: Hub = app.state.hub
     settings: Settings = app.state.settings
@@ -472,7 +473,8 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=1008)
         return
     identity: Identity = app.state.identity
-    player_id = identity.read(websocket.cookies.get(PLAYER_COOKIE))
+    cookie = websocket.cookies.get(PLAYER_COOKIE)
+    player_id = identity.read(cookie)
     store: Store = app.state.store
     player = None if player_id is None else await store.player(player_id)
     try:
@@ -481,38 +483,76 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=4404)
         return
     await websocket.accept()
+    lang = request_lang(headers.get("accept-language"))
+    bucket: TokenBucket = app.state.bucket
     seated = None if player is None else player.id
     flag = hub.subscribe(table_id, seated)
+    sending = asyncio.Lock()
     sent = 0
+    closed = False
+
+    async def send(text: str) -> None:
+        async with sending:
+            await websocket.send_text(text)
+
+    async def act(message: dict[str, Any]) -> dict[str, Any]:
+        if player is None:
+            return _refusal(ApiError(401, "no_session"), lang)
+        if not bucket.take(str(cookie)[:600]):
+            return _refusal(ApiError(429, "too_many"), lang)
+        try:
+            body = ActionIn.model_validate(message.get("action"))
+        except ValidationError as err:
+            detail = "; ".join(str(p.get("msg", "")) for p in err.errors()[:3])
+            return _refusal(ApiError(422, "bad_request", detail=detail[:300]), lang)
+        try:
+            table, _events = await hub.command(table_id, _act_command(player, body, settings))
+        except (EspadasError, ApiError) as err:
+            return _refusal(err, lang)
+        return {"type": "done", "version": table.version}
 
     async def receive() -> None:
-        nonlocal sent
-        while True:
-            text = await websocket.receive_text()
-            try:
-                message = json.loads(text[:1000])
-            except ValueError:
-                continue
-            if isinstance(message, dict) and message.get("type") == "sync":
-                sent = 0
-                flag.set()
+        nonlocal sent, closed
+        try:
+            while True:
+                text = await websocket.receive_text()
+                try:
+                    message = json.loads(text) if len(text) <= 1000 else None
+                except ValueError:
+                    message = None
+                if not isinstance(message, dict):
+                    answer = _refusal(ApiError(400, "bad_request", detail="JSON object"), lang)
+                    await send(json.dumps(answer))
+                elif message.get("type") == "sync":
+                    sent = 0
+                    flag.set()
+                elif message.get("type") == "act":
+                    answer = await act(message)
+                    ref = message.get("id")
+                    answer["id"] = (
+                        ref if isinstance(ref, int | str) and len(str(ref)) <= 40 else None
+                    )
+                    await send(json.dumps(answer))
+        except Exception:  # the client went away (or sent what is not text)
+            pass
+        finally:
+            closed = True
+            flag.set()
 
     reader = asyncio.create_task(receive())
     try:
         flag.set()
         while not hub.closing:
-            waiter = asyncio.create_task(flag.wait())
-            done, _ = await asyncio.wait({waiter, reader}, return_when=asyncio.FIRST_COMPLETED)
-            if reader in done:
-                waiter.cancel()
+            await flag.wait()
+            if closed:
                 break
             flag.clear()
             table = await hub.table(table_id)
             if table.version > sent:
-                view = _view(table, player, settings)
-                await websocket.send_json({"type": "view", "version": table.version, "view": view})
+                view = hub.view_text(table, seated)
+                await send(VIEW_FRAME % (table.version, view))
                 sent = table.version
-                if seated is not None and view["you"] is not None:
+                if seated is not None and table.seat_of(seated) is not None:
                     hub.saw(seated, table_id, sent)
     except (WebSocketDisconnect, RuntimeError):
         pass
@@ -521,6 +561,31 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         reader.cancel()
         with contextlib.suppress(BaseException):
             await reader
+
+
+def _act_command(player: Player, body: ActionIn, settings: Settings) -> Command:
+    now = settings.clock.now()
+    return lambda t: t.act(
+        player.id, body.type, now, value=body.value, turn_limit=settings.turn_limit
+    )
+
+
+def status_of(err: EspadasError) -> int:
+    """The HTTP status that refuses ``err``."""
+    if isinstance(err, TableError):
+        return err.status
+    if isinstance(err, ParseError | InvalidRules):
+        return 422
+    if isinstance(err, RuleError):
+        return 409
+    return 400
+
+
+def _refusal(err: EspadasError | ApiError, lang: str) -> dict[str, Any]:
+    if isinstance(err, ApiError):
+        text = translate("api." + err.code, lang, **err.params)
+        return {"type": "refused", "status": err.status, "error": err.code, "message": text}
+    return {"type": "refused", "status": status_of(err), **error_body(err, lang)}
 
 
 def error_body(err: EspadasError, lang: str, players: int = 4) -> dict[str, Any]:

@@ -17,10 +17,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from espadas.engine import EspadasError, InvalidRules, ParseError, RuleError
+from espadas.engine import EspadasError
 from espadas.i18n import translate
-from espadas.server.api import ApiError, error_body, router
-from espadas.server.guard import Guard
+from espadas.server.api import ApiError, error_body, router, status_of
+from espadas.server.guard import Guard, TokenBucket
 from espadas.server.hub import Hub
 from espadas.server.identity import Identity
 from espadas.server.language import request_lang
@@ -31,23 +31,12 @@ from espadas.server.robot_pool import RobotPool, Robots
 from espadas.server.robot_queue import QueueRobots
 from espadas.server.settings import Settings
 from espadas.store.store import Store, UnknownTable
-from espadas.tables.table import TableError
 
 log = logging.getLogger("espadas.server")
 
 
 def _lang(request: Request) -> str:
     return request_lang(request.headers.get("accept-language"))
-
-
-def _status(err: EspadasError) -> int:
-    if isinstance(err, TableError):
-        return err.status
-    if isinstance(err, ParseError | InvalidRules):
-        return 422
-    if isinstance(err, RuleError):
-        return 409
-    return 400
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -112,7 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(EspadasError)
     async def rule_refused(request: Request, err: EspadasError) -> JSONResponse:
-        return JSONResponse(error_body(err, _lang(request)), status_code=_status(err))
+        return JSONResponse(error_body(err, _lang(request)), status_code=status_of(err))
 
     @app.exception_handler(ApiError)
     async def api_refused(request: Request, err: ApiError) -> JSONResponse:
@@ -146,7 +135,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Alive, and this process's memory (resident set, MB) for load tests."""
         return {"ok": True, "rss_mb": _rss_mb()}
 
-    app.add_middleware(Guard, max_body=settings.max_body, rate=settings.rate, burst=settings.burst)
+    # one bucket per client for HTTP requests and WebSocket actions alike
+    app.state.bucket = TokenBucket(settings.rate, settings.burst)
+    app.add_middleware(Guard, max_body=settings.max_body, bucket=app.state.bucket)
     return app
 
 

@@ -75,10 +75,10 @@ def same_origin(headers: dict[str, str]) -> bool:
 class Guard:
     """ASGI middleware applying the limits above."""
 
-    def __init__(self, app: ASGIApp, *, max_body: int, rate: float, burst: float) -> None:
+    def __init__(self, app: ASGIApp, *, max_body: int, bucket: TokenBucket) -> None:
         self.app = app
         self.max_body = max_body
-        self.bucket = TokenBucket(rate, burst)
+        self.bucket = bucket
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):

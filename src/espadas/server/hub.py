@@ -25,6 +25,7 @@ from espadas.server.settings import Settings
 from espadas.store.store import Conflict, Store
 from espadas.tables.notice import Notice, plan
 from espadas.tables.table import TURN_EVENTS, Event, Table, TableError
+from espadas.tables.view import ViewText
 
 log = logging.getLogger("espadas.hub")
 
@@ -49,6 +50,8 @@ class Hub:
         self.settings = settings
         self.robots = robots
         self._tables: dict[str, Table] = {}
+        self._texts: dict[str, ViewText] = {}
+        """Each cached table's newest view text (public part made once per version)."""
         self._locks: dict[str, asyncio.Lock] = {}
         self._subscribers: dict[str, set[asyncio.Event]] = {}
         self._looking: dict[tuple[str, str], int] = {}
@@ -91,12 +94,23 @@ class Hub:
             lock = self._locks.get(old)
             if (lock is None or not lock.locked()) and old not in self._subscribers:
                 del self._tables[old]
+                self._texts.pop(old, None)
 
     async def table(self, table_id: str) -> Table:
         """The table as committed now (as far as this instance knows). Raises
         :class:`~espadas.store.store.UnknownTable`."""
         async with self._lock(table_id):
             return await self._load(table_id, fresh=False)
+
+    def view_text(self, table: Table, player: str | None) -> str:
+        """``table_view(table, player)`` as JSON text. Everyone's view of one
+        version shares its public part, which is built and encoded once."""
+        text = self._texts.get(table.id)
+        if text is None or text.version != table.version:
+            text = ViewText(table)
+            if table.id in self._tables:
+                self._texts[table.id] = text
+        return text.of(table, player, self.settings.turn_limit)
 
     # -- writing ------------------------------------------------------------------
     async def create(self, table: Table, events: list[Event]) -> None:

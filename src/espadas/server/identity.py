@@ -25,6 +25,8 @@ class Identity:
 
     def __init__(self, key: str) -> None:
         self._serializer = URLSafeSerializer(key, salt="espadas-player")
+        self._checked: dict[str, str] = {}
+        """Cookies already verified (a signature is checked once per cookie)."""
 
     def sign(self, player_id: str) -> str:
         return str(self._serializer.dumps(player_id))
@@ -33,8 +35,16 @@ class Identity:
         """The player id in ``cookie``, or ``None`` if absent or forged."""
         if not cookie or len(cookie) > 512:
             return None
+        known = self._checked.get(cookie)
+        if known is not None:
+            return known
         try:
             value = self._serializer.loads(cookie)
         except BadSignature:
             return None
-        return value if isinstance(value, str) else None
+        if not isinstance(value, str):
+            return None
+        if len(self._checked) >= 100_000:
+            self._checked.clear()
+        self._checked[cookie] = value
+        return value

@@ -57,6 +57,10 @@ class Player:
     name: str
 
 
+PLAYERS_KEPT = 100_000
+"""Players kept in memory (the copy is dropped whole when it grows beyond)."""
+
+
 def async_url(url: str) -> str:
     """The SQLAlchemy async URL for ``url``.
 
@@ -74,7 +78,7 @@ def async_url(url: str) -> str:
 
 @dataclass(frozen=True)
 class _Append:
-    """One append, run inside a transaction by :meth:`Store.append`."""
+    """One append, written inside a transaction by :func:`_write_all`."""
 
     table_id: str
     after: int
@@ -83,60 +87,100 @@ class _Append:
     creator: str
     planned: tuple[Notice, ...]
 
-    async def run(self, conn: AsyncConnection) -> bool:
-        """Writes the events; False (and nothing written) if the table is not at
-        version ``after`` (or, for a new table, already exists)."""
+    async def create(self, conn: AsyncConnection) -> bool:
+        """Adds the table's row; False if the table exists already."""
         new, last, table_id = self.new, self.new[-1], self.table_id
-        if self.after == 0:
-            exists = (
-                await conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id))
-            ).first()
-            if exists is not None:
-                return False
-            await conn.execute(
-                tables.insert().values(
-                    id=table_id,
-                    creator=self.creator,
-                    status=self.status,
-                    version=last.seq,
-                    created_at=new[0].at.isoformat(),
-                    updated_at=last.at.isoformat(),
-                )
-            )
-        else:
-            done = await conn.execute(
-                tables.update()
-                .where(tables.c.id == table_id, tables.c.version == self.after)
-                .values(status=self.status, version=last.seq, updated_at=last.at.isoformat())
-            )
-            if done.rowcount != 1:
-                return False
-        joined = [
-            {"table_id": table_id, "player_id": e.data.get("player") or e.data["creator"]}
-            for e in new
-            if e.type in ("create", "sit")
-        ]
-        if joined:
-            await conn.execute(members.insert(), joined)
-        if self.planned:
-            await add_notices(conn, self.planned)
-        if conn.dialect.name == "postgresql":
-            # delivered to every instance when this transaction commits
-            await conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:{last.seq}")))
+        exists = (await conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id))).first()
+        if exists is not None:
+            return False
         await conn.execute(
-            events.insert(),
-            [
-                {
-                    "table_id": table_id,
-                    "seq": e.seq,
-                    "type": e.type,
-                    "data": json.dumps(e.data, separators=(",", ":")),
-                    "at": e.at.isoformat(),
-                }
-                for e in new
-            ],
+            tables.insert().values(
+                id=table_id,
+                creator=self.creator,
+                status=self.status,
+                version=last.seq,
+                created_at=new[0].at.isoformat(),
+                updated_at=last.at.isoformat(),
+            )
         )
         return True
+
+    def moved(self) -> dict[str, Any]:
+        """The parameters of :data:`_MOVE` for this append."""
+        last = self.new[-1]
+        return {
+            "b_id": self.table_id,
+            "b_after": self.after,
+            "b_status": self.status,
+            "b_version": last.seq,
+            "b_updated": last.at.isoformat(),
+        }
+
+
+_MOVE = (
+    tables.update()
+    .where(tables.c.id == sa.bindparam("b_id"), tables.c.version == sa.bindparam("b_after"))
+    .values(
+        status=sa.bindparam("b_status"),
+        version=sa.bindparam("b_version"),
+        updated_at=sa.bindparam("b_updated"),
+    )
+)
+"""Moves a table's version on, only from the version the append was made at."""
+
+
+class _Mixed(Exception):
+    """Some appends of a batch found their table moved on: they are written one
+    by one instead, to tell which."""
+
+
+async def _write_all(conn: AsyncConnection, writes: Sequence[_Append]) -> list[bool]:
+    """Writes appends in one transaction with one statement per kind of row (not
+    per append); each result is False when its table was not at its version
+    (nothing of it written). Raises :class:`_Mixed` when a statement for several
+    tables could not say which of them failed."""
+    ok = [True] * len(writes)
+    for i, write in enumerate(writes):
+        if write.after == 0:
+            ok[i] = await write.create(conn)
+    moving = [i for i, write in enumerate(writes) if write.after > 0]
+    if len(moving) == 1 or (moving and not conn.dialect.supports_sane_multi_rowcount):
+        for i in moving:
+            ok[i] = (await conn.execute(_MOVE, [writes[i].moved()])).rowcount == 1
+    elif moving:
+        done = await conn.execute(_MOVE, [writes[i].moved() for i in moving])
+        if done.rowcount != len(moving):
+            raise _Mixed
+    kept = [write for write, good in zip(writes, ok, strict=True) if good]
+    joined = [
+        {"table_id": w.table_id, "player_id": e.data.get("player") or e.data["creator"]}
+        for w in kept
+        for e in w.new
+        if e.type in ("create", "sit")
+    ]
+    if joined:
+        await conn.execute(members.insert(), joined)
+    planned = [n for w in kept for n in w.planned]
+    if planned:
+        await add_notices(conn, planned)
+    if conn.dialect.name == "postgresql":
+        for w in kept:  # delivered to every instance when this transaction commits
+            notice = f"{w.table_id}:{w.new[-1].seq}"
+            await conn.execute(sa.select(sa.func.pg_notify(CHANNEL, notice)))
+    rows = [
+        {
+            "table_id": w.table_id,
+            "seq": e.seq,
+            "type": e.type,
+            "data": json.dumps(e.data, separators=(",", ":")),
+            "at": e.at.isoformat(),
+        }
+        for w in kept
+        for e in w.new
+    ]
+    if rows:
+        await conn.execute(events.insert(), rows)
+    return ok
 
 
 def _upgrade(connection: sa.Connection) -> None:
@@ -230,12 +274,23 @@ class Store:
             await conn.execute(
                 players.insert().values(id=player.id, name=name, created_at=at.isoformat())
             )
+        self._players[player.id] = player
         return player
 
     async def player(self, player_id: str) -> Player | None:
+        """The player, from memory after the first read (players are never
+        deleted; a rename through this instance updates the copy)."""
+        known = self._players.get(player_id)
+        if known is not None:
+            return known
         async with self.engine.connect() as conn:
             row = (await conn.execute(sa.select(players).where(players.c.id == player_id))).first()
-        return None if row is None else Player(row.id, row.name)
+        if row is None:
+            return None
+        if len(self._players) >= PLAYERS_KEPT:
+            self._players.clear()
+        player = self._players[player_id] = Player(row.id, row.name)
+        return player
 
     async def rename_player(self, player_id: str, name: str) -> None:
         self._players.pop(player_id, None)
@@ -291,7 +346,7 @@ class Store:
         if self.shared:
             try:
                 async with self.engine.begin() as conn:
-                    if not await write.run(conn):
+                    if not (await _write_all(conn, [write]))[0]:
                         raise Conflict(table_id)
             except IntegrityError as exc:
                 raise Conflict(table_id) from exc
@@ -306,11 +361,15 @@ class Store:
     async def _write_batches(self) -> None:
         while self._queue:
             batch, self._queue = self._queue, []
+            writes = [write for write, _ in batch]
             results: list[bool] = []
             try:
-                async with self.engine.begin() as conn:
-                    for write, _ in batch:
-                        results.append(await write.run(conn))
+                try:
+                    async with self.engine.begin() as conn:
+                        results = await _write_all(conn, writes)
+                except _Mixed:  # rolled back: once more, one append at a time
+                    async with self.engine.begin() as conn:
+                        results = [(await _write_all(conn, [w]))[0] for w in writes]
             except Exception as exc:  # nothing of this batch was committed
                 for _, done in batch:
                     if not done.done():

@@ -19,6 +19,7 @@ played; before that, only its commitment.
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -63,11 +64,23 @@ def _trick(trick: Trick | None) -> dict[str, Any] | None:
     return {"leader": trick.leader, "cards": [str(c) for c in trick.cards], "winner": trick.winner}
 
 
+PERSONAL_GAME = ("hand", "legal", "proper_plays")
+"""The keys of a view's ``game`` that depend on who looks (the rest is public)."""
+PERSONAL = ("you", "creator", "claim_at")
+"""The top-level keys of a view that depend on who looks."""
+
+
 def game_json(view: PublicView) -> dict[str, Any]:
     """The JSON form of an engine view (a player's view adds hand and legal actions)."""
+    out = _public_game(view)
+    out.update(_personal_game(view))
+    return out
+
+
+def _public_game(view: PublicView) -> dict[str, Any]:
     rules = view.rules
     result = view.result
-    out: dict[str, Any] = {
+    return {
         "hand_number": view.hand_number,
         "dealer": view.dealer,
         "phase": view.phase,
@@ -91,41 +104,45 @@ def game_json(view: PublicView) -> dict[str, Any]:
             "loser": None if result.loser is None else rules.side_name(result.loser),
             "ranking": [rules.side_name(s) for s in result.ranking],
         },
-        "hand": None,
-        "legal": [],
-        "proper_plays": [],
     }
-    if isinstance(view, PlayerView):
-        out["hand"] = None if view.hand is None else [str(c) for c in reversed(view.hand)]
-        legal = [action_json(a) for a in view.legal]
-        if view.phase in ("playing", "hand_end") and rules.renege == "allowed":
-            opponents = [
-                s for s in range(rules.players) if rules.side_of(s) != rules.side_of(view.seat)
-            ]
-            legal += [{"type": "accuse", "value": s} for s in opponents]
-        out["legal"] = legal
-        out["proper_plays"] = [str(c) for c in reversed(view.proper_plays)]
-    return out
+
+
+def _personal_game(view: PublicView) -> dict[str, Any]:
+    if not isinstance(view, PlayerView):
+        return {"hand": None, "legal": [], "proper_plays": []}
+    rules = view.rules
+    legal = [action_json(a) for a in view.legal]
+    if view.phase in ("playing", "hand_end") and rules.renege == "allowed":
+        opponents = [
+            s for s in range(rules.players) if rules.side_of(s) != rules.side_of(view.seat)
+        ]
+        legal += [{"type": "accuse", "value": s} for s in opponents]
+    return {
+        "hand": None if view.hand is None else [str(c) for c in reversed(view.hand)],
+        "legal": legal,
+        "proper_plays": [str(c) for c in reversed(view.proper_plays)],
+    }
 
 
 def table_view(
     table: Table, player: str | None, *, turn_limit: timedelta = timedelta(hours=48)
 ) -> dict[str, Any]:
     """Everything ``player`` (``None``: an anonymous spectator) may see of ``table``."""
-    seat = table.seat_of(player)
+    view = _public_table(table)
+    view.update(_personal_table(table, player, turn_limit))
     game = table.game
-    view: PublicView | None = None
-    if game is not None:
-        view = game.public_view() if seat is None else game.view_for(seat)
-    finished = 0 if game is None else len(game.finished)
-    claim_at = table.claim_open_at(turn_limit)
-    can_claim = (
-        seat is not None
-        and claim_at is not None
-        and game is not None
-        and game.to_act is not None
-        and table.rules.side_of(game.to_act) != table.rules.side_of(seat)
+    seat = view["you"]
+    view["game"] = (
+        None
+        if game is None
+        else game_json(game.public_view() if seat is None else game.view_for(seat))
     )
+    return view
+
+
+def _public_table(table: Table) -> dict[str, Any]:
+    game = table.game
+    finished = 0 if game is None else len(game.finished)
     return {
         "id": table.id,
         "version": table.version,
@@ -139,22 +156,96 @@ def table_view(
             else {"seat": i, "name": s.name, "robot": s.robot, "human": s.player is not None}
             for i, s in enumerate(table.seats)
         ],
-        "you": seat,
-        "creator": player is not None and player == table.creator,
         "updated_at": None if table.updated_at is None else table.updated_at.isoformat(),
         "commitment": table.deals[-1].commitment if table.deals else None,
         "deals": [
             {"hand": i + 1, "deal": d.deal, "salt": d.salt, "commitment": d.commitment}
             for i, d in enumerate(table.deals[:finished])
         ],
-        "claim_at": claim_at.isoformat() if can_claim and claim_at is not None else None,
         "faults": len(table.faults),
         "rematch": table.rematch,
         "rematch_of": table.rematch_of,
-        "game": None if view is None else game_json(view),
         "sheet": sheet(table),
         "review": review(table),
     }
+
+
+def _personal_table(table: Table, player: str | None, turn_limit: timedelta) -> dict[str, Any]:
+    seat = table.seat_of(player)
+    game = table.game
+    claim_at = table.claim_open_at(turn_limit)
+    can_claim = (
+        seat is not None
+        and claim_at is not None
+        and game is not None
+        and game.to_act is not None
+        and table.rules.side_of(game.to_act) != table.rules.side_of(seat)
+    )
+    return {
+        "you": seat,
+        "creator": player is not None and player == table.creator,
+        "claim_at": claim_at.isoformat() if can_claim and claim_at is not None else None,
+    }
+
+
+class ViewText:
+    """A table's views as JSON text, the public part made once per version.
+
+    Everyone at a table sees the same public part (seats, scores, tricks,
+    deals, score sheet); only the keys in :data:`PERSONAL` and
+    :data:`PERSONAL_GAME` differ. This keeps the public part's JSON text and
+    adds each person's part to it, so that a new version sent to many people is
+    built and encoded once.
+
+    >>> from datetime import UTC, datetime
+    >>> from espadas.engine import Rules
+    >>> at = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> table, _ = Table.create("t1", Rules(), "ana", "Ana", at)
+    >>> _ = table.add_robots("ana", "normal", at)
+    >>> _ = table.start("ana", at)
+    >>> text = ViewText(table)
+    >>> json.loads(text.of(table, "ana")) == table_view(table, "ana")
+    True
+    """
+
+    __slots__ = ("_game", "_outer", "_spectator", "version")
+
+    def __init__(self, table: Table) -> None:
+        self.version = table.version
+        self._outer = _dumps(_public_table(table))[:-1]
+        game = table.game
+        self._game = None if game is None else _dumps(_public_game(game.public_view()))[:-1]
+        self._spectator: str | None = None
+
+    def of(
+        self, table: Table, player: str | None, turn_limit: timedelta = timedelta(hours=48)
+    ) -> str:
+        """``table_view(table, player)`` as JSON text; ``table`` must be at
+        :attr:`version`."""
+        if table.version != self.version:
+            raise ValueError("the table has moved on since this view's public part was made")
+        seat = table.seat_of(player)
+        spectator = seat is None and player != table.creator
+        if spectator and self._spectator is not None:
+            return self._spectator
+        mine = _personal_table(table, player, turn_limit)
+        parts = [self._outer]
+        for key, value in mine.items():
+            parts.append(f',"{key}":{_dumps(value)}')
+        game = table.game
+        if game is None or self._game is None:
+            parts.append(',"game":null}')
+        else:
+            view = game.public_view() if seat is None else game.view_for(seat)
+            parts.append(f',"game":{self._game},{_dumps(_personal_game(view))[1:]}}}')
+        text = "".join(parts)
+        if spectator:
+            self._spectator = text
+        return text
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def options_of(rules: Rules) -> dict[str, Any]:
