@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -43,11 +44,9 @@ def _insert_ignoring(conn: AsyncConnection, table: sa.Table) -> Any:
     return dialect.insert(table).on_conflict_do_nothing()
 
 
-async def add_notices(
-    conn: AsyncConnection, planned: list[Notice] | tuple[Notice, ...] | Any
-) -> None:
-    """Adds planned notices; one already planned (same key) is left as it is."""
-    rows = [
+def notice_rows(planned: Sequence[Notice]) -> list[dict[str, Any]]:
+    """The ``notices`` rows of planned notices."""
+    return [
         {
             "key": n.key,
             "table_id": n.table,
@@ -60,8 +59,14 @@ async def add_notices(
         }
         for n in planned
     ]
+
+
+def insert_notices(conn: sa.Connection, planned: Sequence[Notice]) -> None:
+    """Adds planned notices; one already planned (same key) is left as it is."""
+    rows = notice_rows(planned)
     if rows:
-        await conn.execute(_insert_ignoring(conn, notices), rows)
+        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+        conn.execute(dialect.insert(notices).on_conflict_do_nothing(), rows)
 
 
 @dataclass(frozen=True)
@@ -98,7 +103,7 @@ class Outbox:
     # -- notices ----------------------------------------------------------------
     async def add(self, planned: list[Notice]) -> None:
         async with self.engine.begin() as conn:
-            await add_notices(conn, planned)
+            await conn.run_sync(insert_notices, planned)
 
     async def claim_due(self, now: datetime, limit: int = 200) -> list[Due]:
         """Claims up to ``limit`` due notices for this sender, in one statement: a

@@ -15,10 +15,12 @@ import asyncio
 import contextlib
 import json
 import secrets
+import sqlite3
 from collections.abc import (
     Callable,
     Sequence,
 )
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -29,7 +31,8 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from espadas.store.outbox import Outbox, add_notices
+from espadas.store.appends import CHANNEL, Append, CoreRows, Mixed, SqliteRows, write_all
+from espadas.store.outbox import Outbox
 from espadas.store.schema import events, members, players, resume_links, tables
 from espadas.tables.notice import Notice
 from espadas.tables.table import Event
@@ -37,7 +40,6 @@ from espadas.tables.table import Event
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
-CHANNEL = "espadas_tables"
 """The PostgreSQL channel on which every append is announced as ``TABLE:VERSION``."""
 
 
@@ -76,113 +78,6 @@ def async_url(url: str) -> str:
     return url
 
 
-@dataclass(frozen=True)
-class _Append:
-    """One append, written inside a transaction by :func:`_write_all`."""
-
-    table_id: str
-    after: int
-    new: tuple[Event, ...]
-    status: str
-    creator: str
-    planned: tuple[Notice, ...]
-
-    async def create(self, conn: AsyncConnection) -> bool:
-        """Adds the table's row; False if the table exists already."""
-        new, last, table_id = self.new, self.new[-1], self.table_id
-        exists = (await conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id))).first()
-        if exists is not None:
-            return False
-        await conn.execute(
-            tables.insert().values(
-                id=table_id,
-                creator=self.creator,
-                status=self.status,
-                version=last.seq,
-                created_at=new[0].at.isoformat(),
-                updated_at=last.at.isoformat(),
-            )
-        )
-        return True
-
-    def moved(self) -> dict[str, Any]:
-        """The parameters of :data:`_MOVE` for this append."""
-        last = self.new[-1]
-        return {
-            "b_id": self.table_id,
-            "b_after": self.after,
-            "b_status": self.status,
-            "b_version": last.seq,
-            "b_updated": last.at.isoformat(),
-        }
-
-
-_MOVE = (
-    tables.update()
-    .where(tables.c.id == sa.bindparam("b_id"), tables.c.version == sa.bindparam("b_after"))
-    .values(
-        status=sa.bindparam("b_status"),
-        version=sa.bindparam("b_version"),
-        updated_at=sa.bindparam("b_updated"),
-    )
-)
-"""Moves a table's version on, only from the version the append was made at."""
-
-
-class _Mixed(Exception):
-    """Some appends of a batch found their table moved on: they are written one
-    by one instead, to tell which."""
-
-
-async def _write_all(conn: AsyncConnection, writes: Sequence[_Append]) -> list[bool]:
-    """Writes appends in one transaction with one statement per kind of row (not
-    per append); each result is False when its table was not at its version
-    (nothing of it written). Raises :class:`_Mixed` when a statement for several
-    tables could not say which of them failed."""
-    ok = [True] * len(writes)
-    for i, write in enumerate(writes):
-        if write.after == 0:
-            ok[i] = await write.create(conn)
-    moving = [i for i, write in enumerate(writes) if write.after > 0]
-    if len(moving) == 1 or (moving and not conn.dialect.supports_sane_multi_rowcount):
-        for i in moving:
-            ok[i] = (await conn.execute(_MOVE, [writes[i].moved()])).rowcount == 1
-    elif moving:
-        done = await conn.execute(_MOVE, [writes[i].moved() for i in moving])
-        if done.rowcount != len(moving):
-            raise _Mixed
-    kept = [write for write, good in zip(writes, ok, strict=True) if good]
-    joined = [
-        {"table_id": w.table_id, "player_id": e.data.get("player") or e.data["creator"]}
-        for w in kept
-        for e in w.new
-        if e.type in ("create", "sit")
-    ]
-    if joined:
-        await conn.execute(members.insert(), joined)
-    planned = [n for w in kept for n in w.planned]
-    if planned:
-        await add_notices(conn, planned)
-    if conn.dialect.name == "postgresql":
-        for w in kept:  # delivered to every instance when this transaction commits
-            notice = f"{w.table_id}:{w.new[-1].seq}"
-            await conn.execute(sa.select(sa.func.pg_notify(CHANNEL, notice)))
-    rows = [
-        {
-            "table_id": w.table_id,
-            "seq": e.seq,
-            "type": e.type,
-            "data": json.dumps(e.data, separators=(",", ":")),
-            "at": e.at.isoformat(),
-        }
-        for w in kept
-        for e in w.new
-    ]
-    if rows:
-        await conn.execute(events.insert(), rows)
-    return ok
-
-
 def _upgrade(connection: sa.Connection) -> None:
     from alembic import command
     from alembic.config import Config
@@ -204,10 +99,20 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.outbox = Outbox(engine)
-        self._players: dict[str, Player] = {}
-        self._queue: list[tuple[_Append, asyncio.Future[bool]]] = []
-        self._writer: asyncio.Task[None] | None = None
         """Notices, contacts, push subscriptions, modes and what people have seen."""
+        self._players: dict[str, Player] = {}
+        self._queue: list[tuple[Append, asyncio.Future[bool]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._path = engine.url.database if engine.dialect.name == "sqlite" else None
+        """SQLite: appends are written by plain (blocking) :mod:`sqlite3` calls on
+        a connection of their own, in a thread of their own, a whole batch at a
+        time (the other work goes through the async engine)."""
+        self._raw: sqlite3.Connection | None = None
+        self._thread = (
+            None
+            if self._path is None
+            else ThreadPoolExecutor(max_workers=1, thread_name_prefix="espadas-appends")
+        )
 
     @classmethod
     async def open(cls, url: str) -> Store:
@@ -231,6 +136,13 @@ class Store:
         return store
 
     async def close(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(BaseException):
+                await self._writer
+        if self._thread is not None:
+            if self._raw is not None:
+                self._thread.submit(self._raw.close).result()
+            self._thread.shutdown()
         await self.engine.dispose()
 
     @property
@@ -342,11 +254,11 @@ class Store:
             return
         if [e.seq for e in new] != list(range(after + 1, after + 1 + len(new))):
             raise ValueError("events must follow the table's version without gaps")
-        write = _Append(table_id, after, tuple(new), status, creator, tuple(planned))
+        write = Append(table_id, after, tuple(new), status, creator, tuple(planned))
         if self.shared:
             try:
                 async with self.engine.begin() as conn:
-                    if not (await _write_all(conn, [write]))[0]:
+                    if not (await conn.run_sync(lambda c: write_all(CoreRows(c), [write])))[0]:
                         raise Conflict(table_id)
             except IntegrityError as exc:
                 raise Conflict(table_id) from exc
@@ -364,12 +276,8 @@ class Store:
             writes = [write for write, _ in batch]
             results: list[bool] = []
             try:
-                try:
-                    async with self.engine.begin() as conn:
-                        results = await _write_all(conn, writes)
-                except _Mixed:  # rolled back: once more, one append at a time
-                    async with self.engine.begin() as conn:
-                        results = [(await _write_all(conn, [w]))[0] for w in writes]
+                loop = asyncio.get_running_loop()
+                results = await loop.run_in_executor(self._thread, self._write_batch, writes)
             except Exception as exc:  # nothing of this batch was committed
                 for _, done in batch:
                     if not done.done():
@@ -380,6 +288,31 @@ class Store:
             for (_, done), ok in zip(batch, results, strict=True):
                 if not done.done():
                     done.set_result(ok)
+
+    def _write_batch(self, writes: list[Append]) -> list[bool]:
+        """Commits a batch, in the appends' own thread (see :func:`write_all`)."""
+        if self._raw is None:
+            assert self._path is not None
+            self._raw = sqlite3.connect(self._path, isolation_level=None)
+            _sqlite_pragmas(self._raw, None)
+        conn = self._raw
+        rows = SqliteRows(conn)
+        for one_by_one in (False, True):
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if one_by_one:
+                    results = [write_all(rows, [w])[0] for w in writes]
+                else:
+                    results = write_all(rows, writes)
+            except Mixed:
+                conn.execute("ROLLBACK")
+                continue
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            return results
+        raise AssertionError("one append at a time is never mixed")
 
     async def events(self, table_id: str, after: int = 0) -> list[Event]:
         """The table's events with ``seq > after``, in order. Raises

@@ -1,0 +1,214 @@
+"""Appends: writing tables' new events, with the rows that go with them.
+
+One append adds events to one table's log from the version its writer read,
+moves the table's row on, records who sat down and plans the notices the
+events make due. :func:`write_all` writes several appends in one transaction
+with one statement per kind of row (not per append): on SQLite, the appends
+that arrived together share one disk flush.
+
+The same steps run through SQLAlchemy Core (PostgreSQL, inside the async
+engine) or through plain :mod:`sqlite3` calls on the SQLite writer's own
+connection, where SQLAlchemy's work per statement would cost more than the
+statement itself.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+
+from espadas.store.outbox import notice_rows
+from espadas.store.schema import events, members, notices, tables
+from espadas.tables.notice import Notice
+from espadas.tables.table import Event
+
+CHANNEL = "espadas_tables"
+"""The PostgreSQL channel on which every append is announced as ``TABLE:VERSION``."""
+
+
+@dataclass(frozen=True)
+class Append:
+    """One append: ``new`` events after version ``after`` (0: a new table)."""
+
+    table_id: str
+    after: int
+    new: tuple[Event, ...]
+    status: str
+    creator: str
+    planned: tuple[Notice, ...]
+
+    def table_row(self) -> dict[str, Any]:
+        """The new table's row."""
+        new, last = self.new, self.new[-1]
+        return {
+            "id": self.table_id,
+            "creator": self.creator,
+            "status": self.status,
+            "version": last.seq,
+            "created_at": new[0].at.isoformat(),
+            "updated_at": last.at.isoformat(),
+        }
+
+    def moved(self) -> dict[str, Any]:
+        """The parameters that move the table's row on, from version ``after``."""
+        last = self.new[-1]
+        return {
+            "b_id": self.table_id,
+            "b_after": self.after,
+            "b_status": self.status,
+            "b_version": last.seq,
+            "b_updated": last.at.isoformat(),
+        }
+
+
+class Mixed(Exception):
+    """Some appends of a batch found their table moved on and one statement for
+    several tables cannot say which: write them one by one instead."""
+
+
+class Rows(Protocol):
+    """Where :func:`write_all` writes (a transaction is open around it)."""
+
+    def exists(self, table_id: str) -> bool: ...
+    def add_table(self, row: dict[str, Any]) -> None: ...
+    def move(self, params: list[dict[str, Any]]) -> int | None:
+        """Moves tables on; the number of rows moved (``None``: unknown)."""
+
+    def add(self, kind: str, rows: list[dict[str, Any]]) -> None:
+        """Adds rows: ``kind`` is ``members``, ``notices`` or ``events``."""
+
+    def announce(self, table_id: str, version: int) -> None: ...
+
+
+def write_all(rows: Rows, writes: list[Append]) -> list[bool]:
+    """Writes the appends; each result is False when its table was not at its
+    version (then nothing of that append is written). Raises :class:`Mixed`."""
+    ok = [True] * len(writes)
+    for i, write in enumerate(writes):
+        if write.after == 0:
+            ok[i] = not rows.exists(write.table_id)
+            if ok[i]:
+                rows.add_table(write.table_row())
+    moving = [i for i, write in enumerate(writes) if write.after > 0]
+    if len(moving) == 1:
+        ok[moving[0]] = rows.move([writes[moving[0]].moved()]) == 1
+    elif moving:
+        moved = rows.move([writes[i].moved() for i in moving])
+        if moved is None:
+            for i in moving:
+                ok[i] = rows.move([writes[i].moved()]) == 1
+        elif moved != len(moving):
+            raise Mixed
+    kept = [write for write, good in zip(writes, ok, strict=True) if good]
+    joined = [
+        {"table_id": w.table_id, "player_id": e.data.get("player") or e.data["creator"]}
+        for w in kept
+        for e in w.new
+        if e.type in ("create", "sit")
+    ]
+    rows.add("members", joined)
+    rows.add("notices", notice_rows([n for w in kept for n in w.planned]))
+    for w in kept:
+        rows.announce(w.table_id, w.new[-1].seq)
+    rows.add(
+        "events",
+        [
+            {
+                "table_id": w.table_id,
+                "seq": e.seq,
+                "type": e.type,
+                "data": json.dumps(e.data, separators=(",", ":")),
+                "at": e.at.isoformat(),
+            }
+            for w in kept
+            for e in w.new
+        ],
+    )
+    return ok
+
+
+_MOVE = (
+    tables.update()
+    .where(tables.c.id == sa.bindparam("b_id"), tables.c.version == sa.bindparam("b_after"))
+    .values(
+        status=sa.bindparam("b_status"),
+        version=sa.bindparam("b_version"),
+        updated_at=sa.bindparam("b_updated"),
+    )
+)
+
+
+class CoreRows:
+    """:class:`Rows` through SQLAlchemy Core (PostgreSQL)."""
+
+    def __init__(self, conn: sa.Connection) -> None:
+        self.conn = conn
+
+    def exists(self, table_id: str) -> bool:
+        query = sa.select(tables.c.id).where(tables.c.id == table_id)
+        return self.conn.execute(query).first() is not None
+
+    def add_table(self, row: dict[str, Any]) -> None:
+        self.conn.execute(tables.insert(), [row])
+
+    def move(self, params: list[dict[str, Any]]) -> int | None:
+        done = self.conn.execute(_MOVE, params)
+        sane = len(params) == 1 or self.conn.dialect.supports_sane_multi_rowcount
+        return done.rowcount if sane else None
+
+    def add(self, kind: str, rows: list[dict[str, Any]]) -> None:
+        if not rows:
+            return
+        if kind == "notices":
+            dialect = postgresql if self.conn.dialect.name == "postgresql" else sqlite
+            statement: Any = dialect.insert(notices).on_conflict_do_nothing()
+        else:
+            statement = (members if kind == "members" else events).insert()
+        self.conn.execute(statement, rows)
+
+    def announce(self, table_id: str, version: int) -> None:
+        # delivered to every instance when this transaction commits
+        self.conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:{version}")))
+
+
+_SQL = {
+    "exists": "SELECT 1 FROM tables WHERE id = ?",
+    "table": "INSERT INTO tables (id, creator, status, version, created_at, updated_at)"
+    " VALUES (:id, :creator, :status, :version, :created_at, :updated_at)",
+    "move": "UPDATE tables SET status = :b_status, version = :b_version,"
+    " updated_at = :b_updated WHERE id = :b_id AND version = :b_after",
+    "members": "INSERT INTO members (table_id, player_id) VALUES (:table_id, :player_id)",
+    "notices": "INSERT INTO notices (key, table_id, player_id, kind, version, due_at, state,"
+    " attempts) VALUES (:key, :table_id, :player_id, :kind, :version, :due_at, :state,"
+    " :attempts) ON CONFLICT DO NOTHING",
+    "events": "INSERT INTO events (table_id, seq, type, data, at)"
+    " VALUES (:table_id, :seq, :type, :data, :at)",
+}
+
+
+class SqliteRows:
+    """:class:`Rows` through plain :mod:`sqlite3` calls (the SQLite writer)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def exists(self, table_id: str) -> bool:
+        return self.conn.execute(_SQL["exists"], (table_id,)).fetchone() is not None
+
+    def add_table(self, row: dict[str, Any]) -> None:
+        self.conn.execute(_SQL["table"], row)
+
+    def move(self, params: list[dict[str, Any]]) -> int | None:
+        return self.conn.executemany(_SQL["move"], params).rowcount
+
+    def add(self, kind: str, rows: list[dict[str, Any]]) -> None:
+        if rows:
+            self.conn.executemany(_SQL[kind], rows)
+
+    def announce(self, table_id: str, version: int) -> None:
+        """One process per SQLite file: the hub has told its clients already."""
