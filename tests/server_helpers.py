@@ -190,15 +190,30 @@ class Listener:
     def send(self, message: dict[str, Any]) -> None:
         self.socket.send(json.dumps(message))
 
+    def views(self) -> list[dict[str, Any]]:
+        """The view frames received so far (not the answers to actions)."""
+        return [f for f in list(self.frames) if f.get("type") == "view"]
+
     def wait_version(self, version: int, timeout: float = 30) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.frames and self.frames[-1]["version"] >= version:
-                return self.frames[-1]
+            views = self.views()
+            if views and views[-1]["version"] >= version:
+                return views[-1]
             time.sleep(0.01)
         raise AssertionError(
-            f"no frame with version {version}: {[f['version'] for f in self.frames][-5:]}"
+            f"no frame with version {version}: {[f['version'] for f in self.views()][-5:]}"
         )
+
+    def answer(self, ref: Any, timeout: float = 30) -> dict[str, Any]:
+        """The answer ("done" or "refused") to the action sent with id ``ref``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for frame in list(self.frames):
+                if frame.get("type") in ("done", "refused") and frame.get("id") == ref:
+                    return frame
+            time.sleep(0.01)
+        raise AssertionError(f"no answer to {ref!r}: {self.frames[-3:]}")
 
     def close(self) -> None:
         self.socket.close()

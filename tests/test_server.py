@@ -374,3 +374,52 @@ def test_the_record_holds_finished_hands_while_the_game_runs(base: str) -> None:
     assert [c.status for c in verify_record(record)] == ["ok"]
     public = httpx.get(f"{base}/api/tables/{tid}/record").json()
     assert public == record
+
+
+def test_actions_over_the_live_socket(base: str) -> None:
+    """Each person bids through their own WebSocket: the answer names the version
+    committed, everyone's next view shows the bid, and refusals come back as
+    frames with the same codes and texts as over HTTP; the socket stays open."""
+    tid, people = open_table(base, target=250, renege="prevented")
+    people[0].ok("POST", f"/api/tables/{tid}/start")
+    sockets = [Listener(base, tid, c.cookie_header()) for c in people]
+    watcher = new_client(base, "Sofía")
+    watcher.ok("POST", f"/api/tables/{tid}/join")
+    spectator = Listener(base, tid, watcher.cookie_header())
+    anonymous = Listener(base, tid)
+    try:
+        first = people[0].view(tid)
+        to_act = first["game"]["to_act"]
+        other = (to_act + 1) % 4
+        sockets[other].send({"type": "act", "id": 1, "action": {"type": "bid", "value": 3}})
+        late = sockets[other].answer(1)
+        assert (late["type"], late["status"], late["error"]) == ("refused", 409, "not_your_turn")
+        assert "turno" in late["message"]
+        for ref, message in [
+            (2, {"type": "act", "id": 2, "action": {"type": "dance"}}),
+            (3, {"type": "act", "id": 3, "action": {"type": "bid", "value": 3, "x": 1}}),
+            (4, {"type": "act", "id": 4}),
+        ]:
+            sockets[to_act].send(message)
+            answer = sockets[to_act].answer(ref)
+            assert (answer["status"], answer["error"]) == (422, "bad_request"), answer
+        sockets[to_act].socket.send("{not json")
+        assert sockets[to_act].answer(None)["status"] == 400
+        anonymous.send({"type": "act", "id": "a", "action": {"type": "bid", "value": 3}})
+        assert anonymous.answer("a")["error"] == "no_session"
+        spectator.send({"type": "act", "id": "s", "action": {"type": "bid", "value": 3}})
+        assert spectator.answer("s")["status"] == 403
+        assert people[0].view(tid)["version"] == first["version"]  # nothing changed
+        for turn in range(4):
+            seat = (to_act + turn) % 4
+            name = f"bid-{turn}-" + "x" * 40 if turn == 3 else f"bid-{turn}"
+            sockets[seat].send({"type": "act", "id": name, "action": {"type": "bid", "value": 3}})
+            done = sockets[seat].answer(name if turn < 3 else None)  # too long: not returned
+            assert done["type"] == "done", done
+            for socket in [*sockets, spectator, anonymous]:
+                seen = socket.wait_version(done["version"])["view"]
+                assert seen["game"]["bids"][seat] == 3
+        assert people[0].view(tid)["game"]["phase"] == "playing"
+    finally:
+        for socket in [*sockets, spectator, anonymous]:
+            socket.close()

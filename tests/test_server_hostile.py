@@ -207,3 +207,21 @@ def test_rate_limit(tmp_path: Any) -> None:
         statuses = [httpx.get(url + "/api/tables/AAAAAAAAAAAA").status_code for _ in range(8)]
     assert statuses[:5] == [404] * 5
     assert statuses[5:] == [429] * 3
+
+
+def test_rate_limit_on_the_live_socket(tmp_path: Any) -> None:
+    """Actions over the WebSocket draw on the same bucket as HTTP requests."""
+    settings = settings_for(tmp_path, robot_workers=0, rate=0.01, burst=6)
+    with running_server(settings) as url:
+        ana = Client(url)
+        ana.sign_in("Ana")  # before the cookie: counted for the address
+        tid = ana.ok("POST", "/api/tables", {"target": 250})["id"]  # Ana's 1st token
+        socket = Listener(url, tid, ana.cookie_header())  # 2nd (the handshake)
+        try:
+            for ref in range(5):
+                socket.send({"type": "act", "id": ref, "action": {"type": "bid", "value": 3}})
+            statuses = [socket.answer(ref)["status"] for ref in range(5)]
+        finally:
+            socket.close()
+    # four tokens were left: the game has not started (409), then none (429)
+    assert statuses == [409, 409, 409, 409, 429]

@@ -38,7 +38,7 @@ from espadas.tables.table import (
     Table,
     TableError,
 )
-from espadas.tables.view import table_view
+from espadas.tables.view import ViewText, table_view
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 PEOPLE = {
@@ -1029,3 +1029,45 @@ def test_a_rematch_with_another_partner() -> None:
     assert new.seat_of("luis") == 2 and new.seat_of("eva") == 1
     assert new.rules == table.rules and new.rules.target == 250
     assert Table.replay("t2", events).seats == new.seats
+
+
+@pytest.mark.parametrize(
+    ("people", "rules"),
+    [
+        (("luis", "eva", "juan"), Rules.from_preset("estandar")),
+        (("luis",), Rules.from_preset("estandar", renege="allowed", blind_nil=True)),
+        (("luis", "eva"), Rules.from_preset("sala", players=5)),
+    ],
+)
+def test_view_text_is_the_view_of_everyone_at_every_step(
+    people: tuple[str, ...], rules: Rules
+) -> None:
+    """The views sent as text (public part made once per version, the lasting part
+    kept from one version to the next) are exactly each viewer's view."""
+    table = started(people, rules=rules)
+    driver = Driver(table, seeded_dealer(5), seed=5)
+    text: ViewText | None = None
+    kept = 0
+
+    def check() -> None:
+        nonlocal text, kept
+        before = text
+        text = ViewText(table, before)
+        if before is not None and text._lasting is before._lasting:
+            kept += 1
+        for person in viewers(table):
+            assert json.loads(text.of(table, person)) == table_view(table, person)
+
+    check()
+    for step, _events in enumerate(driver.steps()):
+        check()
+        if rules.renege == "allowed" and step == 30:
+            opponent = next(s for s in range(4) if rules.side_of(s) != rules.side_of(0))
+            table.act("ana", "accuse", at(5000), value=opponent)
+            check()
+            break
+        if step == 300:  # several hands: enough to see the lasting part change
+            break
+    assert kept > 10  # the lasting part was reused, not only rebuilt
+    with pytest.raises(ValueError, match="moved on"):
+        ViewText(table).of(started(people, rules=rules), "ana")

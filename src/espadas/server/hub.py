@@ -107,7 +107,7 @@ class Hub:
         version shares its public part, which is built and encoded once."""
         text = self._texts.get(table.id)
         if text is None or text.version != table.version:
-            text = ViewText(table)
+            text = ViewText(table, text)
             if table.id in self._tables:
                 self._texts[table.id] = text
         return text.of(table, player, self.settings.turn_limit)
@@ -147,7 +147,8 @@ class Hub:
                     raise
             self._latest[table_id] = table.version
             self.notify(table_id)
-            self.wake_robots(table_id)
+            if table.robot_to_act is not None:
+                self.wake_robots(table_id)
             if planned and self.notifier is not None and not self.settings.notice_delay:
                 self.notifier.wake.set()  # due now: else the next poll finds them
             return table, new

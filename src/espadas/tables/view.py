@@ -141,15 +141,33 @@ def table_view(
 
 
 def _public_table(table: Table) -> dict[str, Any]:
+    out = _lasting(table)
+    out.update(_changing(table))
+    return out
+
+
+def _lasting(table: Table) -> dict[str, Any]:
+    """The public keys that change only when a hand ends (or never)."""
     game = table.game
     finished = 0 if game is None else len(game.finished)
+    return {
+        "rules": table.rules.to_dict(),
+        "options": options_of(table.rules),
+        "players": table.rules.players,
+        "deals": [
+            {"hand": i + 1, "deal": d.deal, "salt": d.salt, "commitment": d.commitment}
+            for i, d in enumerate(table.deals[:finished])
+        ],
+        "sheet": sheet(table),
+    }
+
+
+def _changing(table: Table) -> dict[str, Any]:
+    """The public keys that may change with any event."""
     return {
         "id": table.id,
         "version": table.version,
         "status": table.status,
-        "rules": table.rules.to_dict(),
-        "options": options_of(table.rules),
-        "players": table.rules.players,
         "seats": [
             None
             if s is None
@@ -158,14 +176,9 @@ def _public_table(table: Table) -> dict[str, Any]:
         ],
         "updated_at": None if table.updated_at is None else table.updated_at.isoformat(),
         "commitment": table.deals[-1].commitment if table.deals else None,
-        "deals": [
-            {"hand": i + 1, "deal": d.deal, "salt": d.salt, "commitment": d.commitment}
-            for i, d in enumerate(table.deals[:finished])
-        ],
         "faults": len(table.faults),
         "rematch": table.rematch,
         "rematch_of": table.rematch_of,
-        "sheet": sheet(table),
         "review": review(table),
     }
 
@@ -208,12 +221,20 @@ class ViewText:
     True
     """
 
-    __slots__ = ("_game", "_outer", "_spectator", "version")
+    __slots__ = ("_game", "_lasting", "_outer", "_spectator", "version")
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, before: ViewText | None = None) -> None:
+        """``before``: this table's previous view text, whose lasting part (rules,
+        deals and score sheet) is kept while no hand has ended since."""
         self.version = table.version
-        self._outer = _dumps(_public_table(table))[:-1]
         game = table.game
+        key = (0 if game is None else len(game.finished), len(table.deals), table.status)
+        self._lasting: tuple[tuple[int, int, str], str]
+        if before is not None and before._lasting[0] == key:
+            self._lasting = before._lasting
+        else:
+            self._lasting = (key, _dumps(_lasting(table))[1:-1])
+        self._outer = _dumps(_changing(table))[:-1] + "," + self._lasting[1]
         self._game = None if game is None else _dumps(_public_game(game.public_view()))[:-1]
         self._spectator: str | None = None
 
