@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from espadas.engine import Action, RuleError
+from espadas.engine import Action, EspadasError, RuleError
 from espadas.robots.base import fallback
 from espadas.server.robot_pool import Robots
 from espadas.server.settings import Settings
@@ -121,13 +121,23 @@ class Hub:
     async def command(self, table_id: str, command: Command) -> tuple[Table, list[Event]]:
         """Runs ``command`` on the table and commits what it adds; then tells the
         subscribers and wakes the robots. A refused command changes nothing."""
+        fresh = False
         for _attempt in range(8):
             async with self._lock(table_id):
-                # one process on SQLite: the cache is the log; shared PostgreSQL: re-read
-                table = await self._load(table_id, fresh=self.store.shared)
+                # the cache is trusted unless a newer version was announced: on a
+                # shared database a stale cache makes the append conflict (the key
+                # (table_id, seq)), and the command runs again on the fresh log
+                table = await self._load(table_id, fresh=fresh)
                 before = table.version
                 try:
                     new = command(table)
+                except EspadasError:
+                    if table.version != before:
+                        self._tables.pop(table_id, None)
+                    if self.store.shared and not fresh:
+                        fresh = True  # refused: perhaps only by what we had not heard yet
+                        continue
+                    raise
                 except BaseException:
                     if table.version != before:
                         self._tables.pop(table_id, None)
