@@ -225,3 +225,33 @@ def test_sampled_deals_respect_the_view() -> None:
         assert ((weights > 0) & (weights <= 1)).all()
         truth = np.array([[int(h) for h in full_view(game, seat).hands]], dtype=np.int64)
         assert 0 < play_likelihoods(view, truth, k, seed)[0] <= 1
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [PAGAT, Rules.from_preset("sala", players=3), Rules.from_preset("sala", players=5)],
+    ids=["4", "3", "5"],
+)
+def test_compiled_exact_search_matches_the_reference(rules: Rules) -> None:
+    from espadas.robots.expert import _exact, _exact_values, _value_for, sample_deals
+    from espadas.robots.knowledge import Knowledge
+
+    for seed in range(25):
+        rng = random.Random(seed)
+        game = Game.new(rules, seed=seed)
+        while game.phase == "bidding":
+            bids = [b for b in game.legal_bids() if b != "blind_nil"]
+            game.bid(rng.choice([b for b in bids if 0 <= b <= 4] or bids))
+        left = rng.choice([1, 2, 3])
+        while game.view_for(game.to_act or 0).cards_left[game.to_act or 0] > left:
+            game.play(game.proper_plays().pick(rng))
+        seat = game.to_act
+        assert seat is not None
+        view = game.view_for(seat)
+        deals = sample_deals(Knowledge(view), 4, seed)
+        value = _value_for(view, [b if isinstance(b, int) else 0 for b in view.bids])
+        candidates = [int(c) for c in view.proper_plays]
+        fast = _exact_values(view, deals, candidates, value)
+        for i, deal in enumerate(deals.tolist()):
+            for j, card in enumerate(candidates):
+                assert fast[i, j] == pytest.approx(_exact(view, deal, card, value))

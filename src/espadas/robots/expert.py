@@ -26,6 +26,7 @@ others are from perfect information. It is never offered at a table.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -71,9 +72,15 @@ BAG_COST = 10
 EPS = 80  # random plays per thousand in play-outs
 MAX_SAMPLES = 120  # sampled deals per decision; more play-outs go to each
 BID_SIGMA = 1.5  # tricks: how far a bid may stray from the count of the hand
-MISS = 0.5
+MISS = 1.0
 """The weight of a sampled deal is multiplied by this for each card another seat
 played that the play-out policy would not have played with the sampled cards."""
+EXACT_CARDS = 3
+"""With this many cards left (one more with 3 or 4 players), the rest of each sampled
+deal is searched exactly (compiled minimax, :func:`espadas.robots.kernel.exact_values`)."""
+BID_SPREAD = 0
+"""When above 0, bids within this many tricks of ``normal``'s (and Nil) are each played
+out with the play-outs following that contract."""
 PLAY_MARGIN = 1.0
 BID_MARGIN = 25.0
 """The search overrules the rule-based habits of ``normal`` (its guide) only when it
@@ -146,6 +153,8 @@ class ExpertRobot:
         values: dict[tuple[int, ...], Value] = {}
         options: list[tuple[BidValue, float]] = []
         own = guide if isinstance(guide, int) and guide > 0 else max(1, round(estimate))
+        if BID_SPREAD > 0:
+            return self._bid_each(view, guide, own, legal, rows, w, guessed, leader, forced)
         for as_nil in (False, True):
             if (as_nil and 0 not in legal) or (not as_nil and not numbers):
                 continue
@@ -179,6 +188,50 @@ class ExpertRobot:
             return guide
         return best[0]
 
+    def _bid_each(
+        self,
+        view: PlayerView,
+        guide: BidValue,
+        own: int,
+        legal: list[BidValue],
+        rows: np.ndarray,
+        w: np.ndarray,
+        guessed: list[list[int]],
+        leader: int,
+        forced: int,
+    ) -> BidValue:
+        """Each bid near ``own`` (and Nil) played out on its own: the play-outs follow
+        the contract bid (every candidate meets the same deals and seeds)."""
+        numbers = [b for b in legal if isinstance(b, int) and b > 0]
+        candidates: list[int] = [b for b in numbers if abs(b - own) <= BID_SPREAD]
+        if 0 in legal:
+            candidates.append(0)
+        if isinstance(guide, int) and guide not in candidates:
+            candidates.append(guide)
+        if not candidates:
+            return guide
+        seeds = self._seeds(len(rows))
+        total_w = max(float(w.sum()), 1e-9)
+        values: dict[tuple[int, ...], Value] = {}
+        options: list[tuple[BidValue, float]] = []
+        for bid in candidates:
+            table = np.array(guessed, dtype=np.int64)
+            table[:, view.seat] = bid
+            out = self._run(view, rows, leader, [], 0, forced, table, None, seeds)
+            total = 0.0
+            for row, deal_bids, weight in zip(out.tolist(), table.tolist(), w, strict=True):
+                key = tuple(deal_bids)
+                fn = values.get(key)
+                if fn is None:
+                    fn = values[key] = _value_for(view, deal_bids)
+                total += float(weight) * fn(tuple(row))
+            options.append((bid, total / total_w))
+        best = max(options, key=lambda o: (o[1], -int(o[0])))
+        habit = dict(options).get(guide)
+        if habit is not None and best[1] - habit <= BID_MARGIN:
+            return guide
+        return best[0]
+
     # play ----------------------------------------------------------------------------------
     def _play(self, view: PlayerView) -> int:
         rules = view.rules
@@ -192,13 +245,8 @@ class ExpertRobot:
         bids = [b if isinstance(b, int) else 0 for b in view.bids]
         value = _value_for(view, bids)
         w = np.array(weights)
-        if view.cards_left[view.seat] <= 2:
-            exact = np.array(
-                [
-                    [_exact(view, deal, card, value) for card in candidates]
-                    for deal in deals.tolist()
-                ]
-            )
+        if view.cards_left[view.seat] <= (EXACT_CARDS + 1 if n <= 4 else EXACT_CARDS):
+            exact = _exact_values(view, deals, candidates, value)
             scores = (w[:, None] * exact).sum(axis=0)
         else:
             trick = view.trick
@@ -530,6 +578,44 @@ def _value_for(view: PlayerView, bids: list[int]) -> Value:
         return v
 
     return value
+
+
+def _exact_values(
+    view: PlayerView, deals: np.ndarray, candidates: list[int], value: Value
+) -> np.ndarray:
+    """:func:`_exact` of every candidate in every row of ``deals``, by the compiled
+    search (float64[rows, candidates])."""
+    rules = view.rules
+    n = rules.players
+    trick = view.trick
+    assert trick is not None
+    left = view.cards_left[view.seat]
+    base = left + 1
+    table = np.zeros(base**n)
+    for extra in itertools.product(range(base), repeat=n):
+        if sum(extra) == left:
+            index = sum(e * base**s for s, e in enumerate(extra))
+            table[index] = value(
+                tuple(t + e for t, e in zip(view.tricks_taken, extra, strict=True))
+            )
+    mine = rules.side_of(view.seat)
+    trick0 = np.zeros(n, dtype=np.int64)
+    trick0[: len(trick.cards)] = [int(c) for c in trick.cards]
+    result: np.ndarray = kernel.exact_values(
+        deals,
+        n,
+        trick.leader,
+        trick0,
+        len(trick.cards),
+        view.spades_broken,
+        n * rules.hand_size - sum(view.cards_left),
+        rules.spades_in_first_trick == "forbidden",
+        np.array([rules.side_of(s) == mine for s in range(n)], dtype=np.int64),
+        np.array(candidates, dtype=np.int64),
+        base,
+        table,
+    )
+    return result
 
 
 def _exact(view: PlayerView, deal: Sequence[int], card: int, value: Value) -> float:
