@@ -909,17 +909,14 @@ def _minimax(
                 first = first_forbidden and done0 + d - d0 < n
                 stack[d, 0] = proper_mask(hands[seat], led, tl == 0, stack[d, 3] != 0, first, -1)
                 bounds[d, 0] = -1e18 if maximize[seat] else 1e18
-                enter = True
-            if enter:  # try the first card of this node below
-                pass
-            else:  # a leaf: return its value to the parent
+            if not enter:  # a leaf: its value goes to the parent
                 if d == d0:
                     return v
                 d = _undo(hands, n, played, d, stack, extra)
                 _back(maximize, stack, bounds, d, v, n)
         # next card of node d, or the node's value to its parent
         if stack[d, 0] == 0 or bounds[d, 1] >= bounds[d, 2]:
-            v = bounds[d, 0]
+            v = float(bounds[d, 0])
             if d == d0:
                 return v
             d = _undo(hands, n, played, d, stack, extra)
