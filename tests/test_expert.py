@@ -255,3 +255,17 @@ def test_compiled_exact_search_matches_the_reference(rules: Rules) -> None:
         for i, deal in enumerate(deals.tolist()):
             for j, card in enumerate(candidates):
                 assert fast[i, j] == pytest.approx(_exact(view, deal, card, value))
+
+
+def test_guessed_bids_keep_the_bids_made() -> None:
+    from espadas.robots.expert import guess_bids, sample_deals
+    from espadas.robots.knowledge import Knowledge
+
+    for rules in (PAGAT, Rules.from_preset("sala", players=5)):
+        game = Game.new(rules, seed=4)
+        game.bid(3)
+        view = game.view_for(game.to_act or 0)
+        guessed = guess_bids(view, sample_deals(Knowledge(view), 30, 1))
+        assert guessed.shape == (30, rules.players)
+        assert (guessed[:, view.bids.index(3)] == 3).all()
+        assert ((guessed >= 0) & (guessed <= rules.hand_size)).all()

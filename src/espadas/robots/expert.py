@@ -52,6 +52,9 @@ from espadas.robots import kernel
 from espadas.robots.bidding import (
     _NIL_WEIGHTS,
     _TRICK_WEIGHTS,
+    NIL_BASE,
+    NIL_PER_TRICK,
+    SHADE,
     TRICK_FEATURES,
     choose_bid,
     estimate_tricks,
@@ -70,19 +73,24 @@ for sampling and scoring in Python."""
 WIN_BONUS = 250.0
 BAG_COST = 10
 EPS = 80  # random plays per thousand in play-outs
-MAX_SAMPLES = 120  # sampled deals per decision; more play-outs go to each
+MAX_SAMPLES = 300  # sampled deals per decision in play; more play-outs go to each
+BID_SAMPLES = 240  # sampled deals per bid, each played out twice per candidate
 BID_SIGMA = 1.5  # tricks: how far a bid may stray from the count of the hand
-MISS = 1.0
+MISS = 0.5
 """The weight of a sampled deal is multiplied by this for each card another seat
 played that the play-out policy would not have played with the sampled cards."""
 EXACT_CARDS = 3
-"""With this many cards left (one more with 3 or 4 players), the rest of each sampled
-deal is searched exactly (compiled minimax, :func:`espadas.robots.kernel.exact_values`)."""
+"""With this many cards left or fewer, the rest of each sampled deal is searched
+exactly (compiled minimax, :func:`espadas.robots.kernel.exact_values`). With 4 the
+duplicate arena measured no gain over 3 (and the search takes up to 10 times longer)."""
+GUESS_AS_NORMAL = True
+"""Bids still to come are guessed as ``normal`` would bid the sampled hands (else by a
+rougher count)."""
 BID_SPREAD = 0
 """When above 0, bids within this many tricks of ``normal``'s (and Nil) are each played
 out with the play-outs following that contract."""
 PLAY_MARGIN = 1.0
-BID_MARGIN = 25.0
+BID_MARGIN = 15.0
 """The search overrules the rule-based habits of ``normal`` (its guide) only when it
 expects at least this many points more. In play the search is trusted almost
 always; in bidding only when it is clearly better, since the play-out policy
@@ -140,12 +148,15 @@ class ExpertRobot:
         guide = choose_bid(view)
         rules = view.rules
         n = rules.players
-        count = min(MAX_SAMPLES * 2, max(50, self.playouts // 10))
+        count = min(BID_SAMPLES, max(50, self.playouts // 10))
         repeat = 2
         deals, weights = self._deals(view, count)
         leader = (view.dealer + 1) % n
         forced = first_lead_card(rules) if rules.first_lead == "two_of_clubs" else -1
-        guessed = [_guess_bids(view, deal) for deal in deals.tolist() for _ in range(repeat)]
+        if GUESS_AS_NORMAL:
+            guessed = np.repeat(guess_bids(view, deals), repeat, axis=0).tolist()
+        else:
+            guessed = [_guess_bids(view, deal) for deal in deals.tolist() for _ in range(repeat)]
         assert view.hand is not None
         estimate = estimate_tricks(int(view.hand), rules)
         w = np.repeat(np.array(weights), repeat)
@@ -245,7 +256,7 @@ class ExpertRobot:
         bids = [b if isinstance(b, int) else 0 for b in view.bids]
         value = _value_for(view, bids)
         w = np.array(weights)
-        if view.cards_left[view.seat] <= (EXACT_CARDS + 1 if n <= 4 else EXACT_CARDS):
+        if view.cards_left[view.seat] <= EXACT_CARDS:
             exact = _exact_values(view, deals, candidates, value)
             scores = (w[:, None] * exact).sum(axis=0)
         else:
@@ -379,6 +390,27 @@ def quick_estimate(mask: int, size: int) -> float:
         if suit == 3 and length > 3:
             est += 0.8 * (length - 3)
     return est * size / 13
+
+
+def guess_bids(view: PlayerView, deals: np.ndarray) -> np.ndarray:
+    """The bids made (0 for Nil), and for the seats still to bid the bid ``normal``
+    would make with its sampled hand (from the same count of the hand; the table's
+    total and the bags aside): int64[rows, n]."""
+    rules = view.rules
+    out = np.zeros(deals.shape, dtype=np.int64)
+    for s, b in enumerate(view.bids):
+        if b is not None:
+            out[:, s] = 0 if b == BLIND_NIL else int(b)
+            continue
+        tricks, nil = hand_estimates(deals[:, s], rules)
+        desired = np.maximum(1, np.floor(tricks - SHADE[rules.players] + 0.5)).astype(np.int64)
+        mate = (s + 2) % 4 if rules.partnerships else -1
+        mate_nil = mate >= 0 and view.bids[mate] in (0, BLIND_NIL)
+        if not mate_nil:
+            wants_nil = (tricks < 3.5) & (nil >= NIL_BASE + NIL_PER_TRICK * tricks)
+            desired = np.where(wants_nil, 0, desired)
+        out[:, s] = np.minimum(desired, rules.hand_size)
+    return out
 
 
 def _guess_bids(view: PlayerView, deal: Sequence[int]) -> list[int]:
