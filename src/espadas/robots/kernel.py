@@ -67,34 +67,57 @@ for _c in range(1, 8192):
     _LOW[_c] = (_c & -_c).bit_length() - 1
 
 
-@jit
-def popcount(m: int) -> int:
-    return int(
-        _POP[m & SUIT_BITS]
-        + _POP[(m >> 13) & SUIT_BITS]
-        + _POP[(m >> 26) & SUIT_BITS]
-        + _POP[(m >> 39) & SUIT_BITS]
-    )
+if COMPILED:
+    from llvmlite import ir  # type: ignore[import-untyped]
+    from numba import types
+    from numba.extending import intrinsic
 
+    @intrinsic
+    def _ctpop(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.ctpop(args[0])
 
-@jit
-def highest(m: int) -> int:
-    """The greatest card in ``m`` (spades count highest), or -1."""
-    for s in range(3, -1, -1):
-        c = (m >> (13 * s)) & SUIT_BITS
-        if c:
-            return int(13 * s + _HIGH[c])
-    return -1
+        return types.int64(types.int64), codegen
 
+    @intrinsic
+    def _cttz(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
-@jit
-def lowest(m: int) -> int:
-    """The smallest card in ``m``, or -1."""
-    for s in range(4):
-        c = (m >> (13 * s)) & SUIT_BITS
-        if c:
-            return int(13 * s + _LOW[c])
-    return -1
+        return types.int64(types.int64), codegen
+
+    @intrinsic
+    def _ctlz(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+        return types.int64(types.int64), codegen
+
+    @jit
+    def popcount(m: int) -> int:
+        """The number of cards in ``m`` (one processor instruction)."""
+        return int(_ctpop(m))  # type: ignore[call-arg]
+
+    @jit
+    def highest(m: int) -> int:
+        """The greatest card in ``m`` (spades count highest), or -1."""
+        return 63 - int(_ctlz(m)) if m else -1  # type: ignore[call-arg]
+
+    @jit
+    def lowest(m: int) -> int:
+        """The smallest card in ``m``, or -1."""
+        return int(_cttz(m)) if m else -1  # type: ignore[call-arg]
+
+else:  # pragma: no cover - plain Python, when numba is missing
+
+    def popcount(m: int) -> int:
+        return int(m).bit_count()
+
+    def highest(m: int) -> int:
+        return int(m).bit_length() - 1
+
+    def lowest(m: int) -> int:
+        return (int(m) & -int(m)).bit_length() - 1
 
 
 @jit
