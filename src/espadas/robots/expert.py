@@ -107,7 +107,6 @@ class ExpertRobot:
 
     def __init__(self, seed: int, budget_ms: float | None = None) -> None:
         kernel.warm_up()
-        _suit_features()
         self.rng = random.Random(seed)
         self.budget_ms = budget_ms if budget_ms is not None else DEFAULT_BUDGET_MS
         self.playouts = max(200, int(self.budget_ms * PLAYOUTS_PER_MS))

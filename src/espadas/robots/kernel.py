@@ -1058,7 +1058,11 @@ def exact_values(
 
 
 def warm_up() -> None:
-    """Compiles (or loads the cached compilation of) the kernel before timing starts."""
+    """Compiles (or loads the cached compilation of) the kernel before timing starts,
+    and builds the per-suit tables of :mod:`espadas.robots.expert` (about a second)."""
+    from espadas.robots.expert import _suit_features  # imported here: expert imports us
+
+    _suit_features()
     held = np.array([[1 << 51, 1 << 50, 1 << 49, 1 << 48]], dtype=np.int64)
     zeros = np.zeros(4, dtype=np.int64)
     playouts(
