@@ -1,14 +1,18 @@
 """The ``experto`` robot: search by sampling and play-outs — and ``omnisciente``.
 
 For each decision ``experto`` deals the cards it cannot see at random,
-consistently with its view (cards played, voids shown; bids weigh the samples
-as soft evidence), then plays every candidate action out to the end of the hand
-many times with the compiled kernel (:mod:`espadas.robots.kernel`). With two
-cards or fewer left it searches the rest of each sampled hand exactly. It
+consistently with its view (cards played, voids shown), by the compiled kernel
+(:mod:`espadas.robots.kernel`), and weighs each deal by soft evidence: how well
+it fits the bids made (``BID_SIGMA``) and the cards the others played (the hand
+is replayed with the play-out policy; each card it would not have played costs
+a factor ``MISS``). It then plays every candidate action out to the end of the
+hand many times with the kernel. With ``EXACT_CARDS`` cards or fewer left it
+searches the rest of each sampled hand exactly (compiled alpha-beta). It
 chooses the action with the best expected score difference between its side
 and the others — bags (each worth −10, their long-run cost), Nil, target and
 mercy included — not the most tricks. Bids are chosen the same way: each
-candidate bid, Nil included, is scored over the same play-outs.
+candidate bid, Nil included, is scored over the same play-outs, the bids still
+to come guessed as ``normal`` would make them with the sampled hands.
 
 The rule-based habits of ``normal`` are its guide: when the search finds no
 action clearly better than the one ``normal`` would take (by ``PLAY_MARGIN`` or
@@ -66,14 +70,14 @@ from espadas.robots.bidding import (
 from espadas.robots.heuristics import choose_play
 from espadas.robots.knowledge import Knowledge
 
-DEFAULT_BUDGET_MS = 100.0
+DEFAULT_BUDGET_MS = 150.0
 PLAYOUTS_PER_MS = 40
 """Play-outs per millisecond of budget: well under the kernel's speed, leaving time
 for sampling and scoring in Python."""
 WIN_BONUS = 250.0
 BAG_COST = 10
 EPS = 80  # random plays per thousand in play-outs
-MAX_SAMPLES = 300  # sampled deals per decision in play; more play-outs go to each
+MAX_SAMPLES = 400  # sampled deals per decision in play; more play-outs go to each
 BID_SAMPLES = 240  # sampled deals per bid, each played out twice per candidate
 BID_SIGMA = 1.5  # tricks: how far a bid may stray from the count of the hand
 MISS = 0.5
