@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import numpy as np
 import pytest
 
 from engine_helpers import deal_of, start
@@ -166,3 +167,105 @@ def test_hidden_cards_do_not_change_a_decision(level: str) -> None:
         second = make_robot(level, 9).act(twin.view_for(S))
         assert first == second
     assert twins >= 3
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules.from_preset("estandar"),
+        Rules.from_preset("sala", players=3),
+        Rules.from_preset("sala", players=5),
+        Rules.from_preset("sala", players=6),
+    ],
+    ids=["4", "3", "5", "6"],
+)
+def test_table_hand_estimates_match_the_rule_based_count(rules: Rules) -> None:
+    from espadas.robots.bidding import estimate_tricks, nil_chance
+    from espadas.robots.expert import hand_estimates
+
+    rng = random.Random(3)
+    hands = [sum(1 << c for c in rng.sample(range(52), rng.randint(0, 17))) for _ in range(500)]
+    tricks, nil = hand_estimates(np.array(hands, dtype=np.int64), rules)
+    for i, hand in enumerate(hands):
+        assert tricks[i] == pytest.approx(estimate_tricks(hand, rules), abs=1e-9)
+        assert nil[i] == pytest.approx(nil_chance(hand, rules), abs=1e-9)
+
+
+def test_sampled_deals_respect_the_view() -> None:
+    from espadas.robots.expert import play_likelihoods, sample_deals
+    from espadas.robots.knowledge import Knowledge
+
+    for seed in range(40):
+        rules = [PAGAT, Rules.from_preset("sala", players=5)][seed % 2]
+        rng = random.Random(seed)
+        game = Game.new(rules, seed=seed)
+        while game.phase == "bidding":
+            game.bid(rng.choice([b for b in game.legal_bids() if b != "blind_nil"]))
+        for _ in range(rng.randrange(rules.players * rules.hand_size)):
+            game.play(game.proper_plays().pick(rng))
+        seat = game.to_act
+        assert seat is not None
+        view = game.view_for(seat)
+        k = Knowledge(view)
+        deals = sample_deals(k, 50, seed)
+        assert deals.shape == (50, rules.players)
+        for row in deals.tolist():
+            assert row[seat] == k.hand
+            union = 0
+            for s, h in enumerate(row):
+                assert h.bit_count() == view.cards_left[s]
+                assert not union & h
+                union |= h
+                if s != seat:
+                    assert not h & ~k.unseen
+                    assert not h & k.voids[s]  # voids shown (no reneges here)
+            assert union == k.unseen | k.hand
+        weights = play_likelihoods(view, deals, k, seed)
+        assert weights.shape == (50,)
+        assert ((weights > 0) & (weights <= 1)).all()
+        truth = np.array([[int(h) for h in full_view(game, seat).hands]], dtype=np.int64)
+        assert 0 < play_likelihoods(view, truth, k, seed)[0] <= 1
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [PAGAT, Rules.from_preset("sala", players=3), Rules.from_preset("sala", players=5)],
+    ids=["4", "3", "5"],
+)
+def test_compiled_exact_search_matches_the_reference(rules: Rules) -> None:
+    from espadas.robots.expert import _exact, _exact_values, _value_for, sample_deals
+    from espadas.robots.knowledge import Knowledge
+
+    for seed in range(25):
+        rng = random.Random(seed)
+        game = Game.new(rules, seed=seed)
+        while game.phase == "bidding":
+            bids = [b for b in game.legal_bids() if b != "blind_nil"]
+            game.bid(rng.choice([b for b in bids if 0 <= b <= 4] or bids))
+        left = rng.choice([1, 2, 3])
+        while game.view_for(game.to_act or 0).cards_left[game.to_act or 0] > left:
+            game.play(game.proper_plays().pick(rng))
+        seat = game.to_act
+        assert seat is not None
+        view = game.view_for(seat)
+        deals = sample_deals(Knowledge(view), 4, seed)
+        value = _value_for(view, [b if isinstance(b, int) else 0 for b in view.bids])
+        candidates = [int(c) for c in view.proper_plays]
+        fast = _exact_values(view, deals, candidates, value)
+        for i, deal in enumerate(deals.tolist()):
+            for j, card in enumerate(candidates):
+                assert fast[i, j] == pytest.approx(_exact(view, deal, card, value))
+
+
+def test_guessed_bids_keep_the_bids_made() -> None:
+    from espadas.robots.expert import guess_bids, sample_deals
+    from espadas.robots.knowledge import Knowledge
+
+    for rules in (PAGAT, Rules.from_preset("sala", players=5)):
+        game = Game.new(rules, seed=4)
+        game.bid(3)
+        view = game.view_for(game.to_act or 0)
+        guessed = guess_bids(view, sample_deals(Knowledge(view), 30, 1))
+        assert guessed.shape == (30, rules.players)
+        assert (guessed[:, view.bids.index(3)] == 3).all()
+        assert ((guessed >= 0) & (guessed <= rules.hand_size)).all()

@@ -67,34 +67,57 @@ for _c in range(1, 8192):
     _LOW[_c] = (_c & -_c).bit_length() - 1
 
 
-@jit
-def popcount(m: int) -> int:
-    return int(
-        _POP[m & SUIT_BITS]
-        + _POP[(m >> 13) & SUIT_BITS]
-        + _POP[(m >> 26) & SUIT_BITS]
-        + _POP[(m >> 39) & SUIT_BITS]
-    )
+if COMPILED:
+    from llvmlite import ir  # type: ignore[import-untyped]
+    from numba import types
+    from numba.extending import intrinsic
 
+    @intrinsic
+    def _ctpop(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.ctpop(args[0])
 
-@jit
-def highest(m: int) -> int:
-    """The greatest card in ``m`` (spades count highest), or -1."""
-    for s in range(3, -1, -1):
-        c = (m >> (13 * s)) & SUIT_BITS
-        if c:
-            return int(13 * s + _HIGH[c])
-    return -1
+        return types.int64(types.int64), codegen
 
+    @intrinsic
+    def _cttz(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
-@jit
-def lowest(m: int) -> int:
-    """The smallest card in ``m``, or -1."""
-    for s in range(4):
-        c = (m >> (13 * s)) & SUIT_BITS
-        if c:
-            return int(13 * s + _LOW[c])
-    return -1
+        return types.int64(types.int64), codegen
+
+    @intrinsic
+    def _ctlz(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+        return types.int64(types.int64), codegen
+
+    @jit
+    def popcount(m: int) -> int:
+        """The number of cards in ``m`` (one processor instruction)."""
+        return int(_ctpop(m))  # type: ignore[call-arg]
+
+    @jit
+    def highest(m: int) -> int:
+        """The greatest card in ``m`` (spades count highest), or -1."""
+        return 63 - int(_ctlz(m)) if m else -1  # type: ignore[call-arg]
+
+    @jit
+    def lowest(m: int) -> int:
+        """The smallest card in ``m``, or -1."""
+        return int(_cttz(m)) if m else -1  # type: ignore[call-arg]
+
+else:  # pragma: no cover - plain Python, when numba is missing
+
+    def popcount(m: int) -> int:
+        return int(m).bit_count()
+
+    def highest(m: int) -> int:
+        return int(m).bit_length() - 1
+
+    def lowest(m: int) -> int:
+        return (int(m) & -int(m)).bit_length() - 1
 
 
 @jit
@@ -723,12 +746,338 @@ def playouts(
     return out
 
 
+@jit
+def sample_deals(
+    own_seat: int,
+    own_hand: int,
+    unseen: int,
+    voids: np.ndarray,
+    need: np.ndarray,
+    order: np.ndarray,
+    count: int,
+    seed: int,
+    tries: int,
+) -> np.ndarray:
+    """``count`` deals (int64[count, n]) of the ``unseen`` cards among the seats in
+    ``order`` (most constrained first), ``need[s]`` cards each, avoiding the suits
+    ``voids[s]`` they showed out of when possible (after ``tries`` failures, voids
+    are ignored); ``own_seat`` holds ``own_hand``. The same algorithm as
+    :func:`espadas.robots.knowledge.sample_deal`, compiled."""
+    n = need.shape[0]
+    out = np.zeros((count, n), dtype=np.int64)
+    cards = np.zeros(52, dtype=np.int64)
+    state = seed & 0x7FFFFFFF
+    for row in range(count):
+        for attempt in range(tries + 1):
+            strict = attempt < tries
+            pool = unseen
+            ok = True
+            for i in range(order.shape[0]):
+                s = order[i]
+                allowed = pool & ~voids[s] if strict else pool
+                k = 0
+                m = allowed
+                while m:
+                    low = m & -m
+                    m ^= low
+                    cards[k] = highest(low)
+                    k += 1
+                want = need[s]
+                if k < want:
+                    ok = False
+                    break
+                mask = 0
+                for j in range(want):  # a partial Fisher-Yates shuffle
+                    state = next_random(state)
+                    pick = j + (state >> 8) % (k - j)
+                    c = cards[pick]
+                    cards[pick] = cards[j]
+                    cards[j] = c
+                    mask |= 1 << c
+                out[row, s] = mask
+                pool &= ~mask
+            if ok:
+                break
+        out[row, own_seat] = own_hand
+    return out
+
+
+@jit
+def agreement(
+    deals: np.ndarray,
+    played_by: np.ndarray,
+    n: int,
+    size: int,
+    history: np.ndarray,
+    leaders: np.ndarray,
+    viewer: int,
+    bids: np.ndarray,
+    partner: np.ndarray,
+    first_forbidden: bool,
+    forced0: int,
+    miss: float,
+    seed: int,
+) -> np.ndarray:
+    """How well each sampled deal explains the cards the other seats played: the hand
+    is replayed from its start (each seat's cards now plus those it played), and
+    every play by a seat other than ``viewer`` that the play-out policy (without
+    random plays) would not have made, nor a card equivalent to it (no card of
+    another seat between them), multiplies the deal's weight by ``miss``.
+    ``history`` holds the cards played in order, ``leaders`` the leader of each
+    trick (the current one included). Returns float64[rows]."""
+    rows = deals.shape[0]
+    out = np.ones(rows)
+    trick = np.zeros(n, dtype=np.int64)
+    hands = np.zeros(n, dtype=np.int64)
+    tricks = np.zeros(n, dtype=np.int64)
+    threat = np.zeros(n, dtype=np.int64)
+    alive = np.zeros(n, dtype=np.int64)
+    total = history.shape[0]
+    for row in range(rows):
+        for s in range(n):
+            hands[s] = deals[row, s] | played_by[s]
+            tricks[s] = 0
+        state = (seed + row * 7919) & 0x7FFFFFFF
+        broken = False
+        w = 1.0
+        t = 0
+        k = 0
+        for done in range(total):
+            lead = leaders[t]
+            seat = (lead + k) % n
+            card = history[done]
+            if seat != viewer:
+                led = trick[0] // 13 if k > 0 else -1
+                legal = proper_mask(
+                    hands[seat], led, k == 0, broken, first_forbidden and done < n,
+                    forced0 if done == 0 else -1,
+                )  # fmt: skip
+                if legal >> card & 1 and popcount(legal) > 1:
+                    pick, state = choose(
+                        seat, legal, hands, trick, k, lead, bids, tricks, partner,
+                        n, size, state, 0, threat, alive,
+                    )  # fmt: skip
+                    if pick != card:
+                        same = pick // 13 == card // 13
+                        if same:
+                            lo = min(pick, card)
+                            hi = max(pick, card)
+                            between = ((1 << hi) - 1) & ~((2 << lo) - 1)
+                            rest = 0
+                            for o in range(n):
+                                if o != seat:
+                                    rest |= hands[o]
+                            same = (between & rest) == 0
+                        if not same:
+                            w *= miss
+            hands[seat] &= ~(1 << card)
+            trick[k] = card
+            k += 1
+            if card >= 39:
+                broken = True
+            if k == n:
+                winner = (lead + winning(trick, n)[1]) % n
+                tricks[winner] += 1
+                t += 1
+                k = 0
+        out[row] = w
+    return out
+
+
+@jit
+def _minimax(
+    hands: np.ndarray,
+    n: int,
+    played: np.ndarray,
+    d0: int,
+    leader0: int,
+    trick_len0: int,
+    broken0: bool,
+    done0: int,
+    first_forbidden: bool,
+    maximize: np.ndarray,
+    extra: np.ndarray,
+    base: int,
+    table: np.ndarray,
+    stack: np.ndarray,
+    bounds: np.ndarray,
+) -> float:
+    """The minimax value (alpha-beta, without recursion) of a position where every
+    hand is known: seats with ``maximize`` set maximize ``table`` (indexed by the
+    tricks each seat takes from now on, ``extra``, in base ``base``), the others
+    minimize it. ``played[d0 - trick_len0:d0]`` is the trick in progress, led by
+    ``leader0``; ``stack`` (int64[depth, 5]) and ``bounds`` (float64[depth, 3]) are
+    scratch space: per depth the cards left to try, leader, trick length, spades
+    broken and the trick's winner; best value, alpha and beta."""
+    d = d0
+    stack[d, 1] = leader0
+    stack[d, 2] = trick_len0
+    stack[d, 3] = 1 if broken0 else 0
+    bounds[d, 1] = -1e18
+    bounds[d, 2] = 1e18
+    enter = True
+    v = 0.0
+    while True:
+        if enter:
+            seat = (stack[d, 1] + stack[d, 2]) % n
+            if hands[seat] == 0:
+                index = 0
+                for s in range(n - 1, -1, -1):
+                    index = index * base + extra[s]
+                v = float(table[index])
+                enter = False
+            else:
+                tl = stack[d, 2]
+                led = played[d - tl] // 13 if tl > 0 else -1
+                first = first_forbidden and done0 + d - d0 < n
+                stack[d, 0] = proper_mask(hands[seat], led, tl == 0, stack[d, 3] != 0, first, -1)
+                bounds[d, 0] = -1e18 if maximize[seat] else 1e18
+            if not enter:  # a leaf: its value goes to the parent
+                if d == d0:
+                    return v
+                d = _undo(hands, n, played, d, stack, extra)
+                _back(maximize, stack, bounds, d, v, n)
+        # next card of node d, or the node's value to its parent
+        if stack[d, 0] == 0 or bounds[d, 1] >= bounds[d, 2]:
+            v = float(bounds[d, 0])
+            if d == d0:
+                return v
+            d = _undo(hands, n, played, d, stack, extra)
+            _back(maximize, stack, bounds, d, v, n)
+            enter = False
+            continue
+        m = stack[d, 0]
+        low = m & -m
+        stack[d, 0] = m ^ low
+        c = highest(low)
+        seat = (stack[d, 1] + stack[d, 2]) % n
+        hands[seat] ^= low
+        played[d] = c
+        tl = stack[d, 2] + 1
+        if tl == n:
+            winner = (stack[d, 1] + winning(played[d + 1 - n : d + 1], n)[1]) % n
+            extra[winner] += 1
+            stack[d, 4] = winner
+            stack[d + 1, 1] = winner
+            stack[d + 1, 2] = 0
+        else:
+            stack[d, 4] = -1
+            stack[d + 1, 1] = stack[d, 1]
+            stack[d + 1, 2] = tl
+        stack[d + 1, 3] = 1 if stack[d, 3] != 0 or c >= 39 else 0
+        bounds[d + 1, 1] = bounds[d, 1]
+        bounds[d + 1, 2] = bounds[d, 2]
+        d += 1
+        enter = True
+
+
+@jit
+def _undo(
+    hands: np.ndarray, n: int, played: np.ndarray, d: int, stack: np.ndarray, extra: np.ndarray
+) -> int:
+    """Takes back the card played at depth ``d - 1``; returns ``d - 1``."""
+    d -= 1
+    seat = (stack[d, 1] + stack[d, 2]) % n
+    hands[seat] ^= 1 << played[d]
+    if stack[d, 4] >= 0:
+        extra[stack[d, 4]] -= 1
+    return d
+
+
+@jit
+def _back(
+    maximize: np.ndarray, stack: np.ndarray, bounds: np.ndarray, d: int, v: float, n: int
+) -> None:
+    """Gives the value ``v`` of a card tried at depth ``d`` to that node."""
+    seat = (stack[d, 1] + stack[d, 2]) % n
+    if maximize[seat]:
+        if v > bounds[d, 0]:
+            bounds[d, 0] = v
+        if v > bounds[d, 1]:
+            bounds[d, 1] = v
+    else:
+        if v < bounds[d, 0]:
+            bounds[d, 0] = v
+        if v < bounds[d, 2]:
+            bounds[d, 2] = v
+
+
+@jit
+def exact_values(
+    deals: np.ndarray,
+    n: int,
+    leader: int,
+    trick0: np.ndarray,
+    trick_len0: int,
+    broken0: bool,
+    plays_done0: int,
+    first_forbidden: bool,
+    maximize: np.ndarray,
+    candidates: np.ndarray,
+    base: int,
+    table: np.ndarray,
+) -> np.ndarray:
+    """The minimax value (see :func:`_minimax`) of playing each of ``candidates`` now,
+    in each sampled deal: float64[rows, candidates]."""
+    rows = deals.shape[0]
+    out = np.zeros((rows, candidates.shape[0]))
+    hands = np.zeros(n, dtype=np.int64)
+    extra = np.zeros(n, dtype=np.int64)
+    depth = trick_len0 + 1 + n * 20
+    played = np.zeros(depth, dtype=np.int64)
+    stack = np.zeros((depth, 5), dtype=np.int64)
+    bounds = np.zeros((depth, 3))
+    for j in range(trick_len0):
+        played[j] = trick0[j]
+    seat = (leader + trick_len0) % n
+    d0 = trick_len0
+    for row in range(rows):
+        for s in range(n):
+            hands[s] = deals[row, s]
+        for i in range(candidates.shape[0]):
+            c = candidates[i]
+            played[d0] = c
+            hands[seat] ^= 1 << c
+            broken = broken0 or c >= 39
+            if trick_len0 + 1 == n:
+                winner = (leader + winning(played[d0 + 1 - n : d0 + 1], n)[1]) % n
+                extra[winner] += 1
+                v = _minimax(
+                    hands, n, played, d0 + 1, winner, 0, broken, plays_done0 + 1,
+                    first_forbidden, maximize, extra, base, table, stack, bounds,
+                )  # fmt: skip
+                extra[winner] -= 1
+            else:
+                v = _minimax(
+                    hands, n, played, d0 + 1, leader, trick_len0 + 1, broken, plays_done0 + 1,
+                    first_forbidden, maximize, extra, base, table, stack, bounds,
+                )  # fmt: skip
+            hands[seat] ^= 1 << c
+            out[row, i] = v
+    return out
+
+
 def warm_up() -> None:
-    """Compiles (or loads the cached compilation of) the kernel before timing starts."""
+    """Compiles (or loads the cached compilation of) the kernel before timing starts,
+    and builds the per-suit tables of :mod:`espadas.robots.expert` (about a second)."""
+    from espadas.robots.expert import _suit_features  # imported here: expert imports us
+
+    _suit_features()
     held = np.array([[1 << 51, 1 << 50, 1 << 49, 1 << 48]], dtype=np.int64)
     zeros = np.zeros(4, dtype=np.int64)
     playouts(
         held, 4, 1, 0, zeros, 0, zeros, True, 0, False, -1, np.ones((1, 4), dtype=np.int64),
         np.array([2, 3, 0, 1], dtype=np.int64), np.array([-1], dtype=np.int64),
         np.array([1], dtype=np.int64), 0, NO_TRACE,
+    )  # fmt: skip
+    sample_deals(0, 1, 14, np.zeros(4, np.int64), np.array([0, 1, 1, 1]), np.array([1, 2, 3]),
+                 1, 1, 1)  # fmt: skip
+    agreement(
+        held, np.zeros(4, dtype=np.int64), 4, 1, np.zeros(0, dtype=np.int64),
+        np.zeros(1, dtype=np.int64), 0, np.ones(4, dtype=np.int64),
+        np.array([2, 3, 0, 1], dtype=np.int64), False, -1, 0.5, 1,
+    )  # fmt: skip
+    exact_values(
+        held, 4, 0, zeros, 0, True, 0, False, np.array([1, 0, 1, 0], dtype=np.int64),
+        np.array([51], dtype=np.int64), 2, np.zeros(16),
     )  # fmt: skip
