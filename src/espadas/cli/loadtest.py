@@ -357,7 +357,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         say(f"playing for {args.duration:g} s ({args.speed} speed)...")
         gc.collect()
         gc.freeze()  # the people and their sockets are not scanned again
-        gc.set_threshold(50_000, 20, 100)
+        gc.set_threshold(50_000, 20, 1000)
         began = time.monotonic()
         stop = began + args.duration
         players = [
