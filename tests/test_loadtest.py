@@ -56,7 +56,15 @@ def test_loadtest_plays_and_reports(tmp_path: Path, via: str) -> None:
 
 def test_loadtest_refuses_bad_numbers() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "espadas.cli.main", "loadtest", "http://127.0.0.1:9", "--tables", "0"],
+        [
+            sys.executable,
+            "-m",
+            "espadas.cli.main",
+            "loadtest",
+            "http://127.0.0.1:9",
+            "--tables",
+            "0",
+        ],
         capture_output=True,
         text=True,
         timeout=60,

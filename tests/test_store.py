@@ -516,3 +516,50 @@ def test_a_stored_table_replays_to_the_same_state(db: Db) -> None:
         assert [t["id"] for t in await store.tables_of("luis")] == ["t1"]
 
     db.run(body())
+
+
+def test_a_new_turn_drops_the_pending_notices_of_earlier_turns(db: Db) -> None:
+    """Only the notices of the turn now due stay pending: those of earlier turns
+    go in the move's own transaction, other tables' notices and notices already
+    claimed stay."""
+    from espadas.store.schema import notices
+    from espadas.tables.notice import Notice
+
+    def planned(table: str, version: int) -> list[Notice]:
+        return [
+            Notice(f"{table}:{version}:{kind}:p", table, "p", kind, version, at(60))
+            for kind in ("turn", "reminder_half")
+        ]
+
+    async def pending() -> list[tuple[str, int, str]]:
+        async with db.store.engine.connect() as conn:
+            rows = await conn.execute(
+                sa.select(notices.c.table_id, notices.c.version, notices.c.state).order_by(
+                    notices.c.table_id, notices.c.version, notices.c.kind
+                )
+            )
+            return [(r.table_id, r.version, r.state) for r in rows]
+
+    async def body() -> None:
+        for table in ("t1", "t2"):
+            await db.store.append(table, 0, [create_event()], "playing", "ana")
+            await db.store.append(
+                table, 1, log(1, start=2), "playing", planned=planned(table, 2), turn=2
+            )
+        async with db.store.engine.begin() as conn:  # one of t1's is being sent
+            await conn.execute(
+                notices.update().where(notices.c.key == "t1:2:turn:p").values(state="claimed")
+            )
+        # a move that is not a new turn keeps them; the next turn drops t1's pending ones
+        await db.store.append("t1", 2, log(1, start=3), "playing")
+        assert len(await pending()) == 4
+        await db.store.append("t1", 3, log(1, start=4), "playing", planned=planned("t1", 4), turn=4)
+        assert await pending() == [
+            ("t1", 2, "claimed"),
+            ("t1", 4, "pending"),
+            ("t1", 4, "pending"),
+            ("t2", 2, "pending"),
+            ("t2", 2, "pending"),
+        ]
+
+    db.run(body())

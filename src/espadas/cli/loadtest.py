@@ -19,8 +19,8 @@ Start the server with room for the test's own clients, for example
 from __future__ import annotations
 
 import argparse
-import gc
 import asyncio
+import gc
 import http.cookiejar as http_cookiejar
 import json
 import random

@@ -145,10 +145,14 @@ class Hub:
                 if not new:
                     return table, []
                 planned: list[Notice] = []
+                turn = 0
                 if any(e.type in TURN_EVENTS for e in new):
                     planned = plan(table, self.settings.turn_limit, self.settings.notice_delay)
+                    turn = table.turn_version
                 try:
-                    await self.store.append(table_id, before, new, table.status, planned=planned)
+                    await self.store.append(
+                        table_id, before, new, table.status, planned=planned, turn=turn
+                    )
                 except Conflict:
                     self._tables.pop(table_id, None)
                     continue

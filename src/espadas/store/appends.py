@@ -41,6 +41,9 @@ class Append:
     status: str
     creator: str
     planned: tuple[Notice, ...]
+    turn: int = 0
+    """The version from which a new turn is due (0: the turn did not change):
+    pending notices of earlier turns are dropped (they would not be sent)."""
 
     def table_row(self) -> dict[str, Any]:
         """The new table's row."""
@@ -82,6 +85,9 @@ class Rows(Protocol):
     def add(self, kind: str, rows: list[dict[str, Any]]) -> None:
         """Adds rows: ``kind`` is ``members``, ``notices`` or ``events``."""
 
+    def drop_notices(self, params: list[dict[str, Any]]) -> None:
+        """Drops pending notices of ``b_table`` planned before version ``b_turn``."""
+
     def announce(self, table_id: str, version: int) -> None: ...
 
 
@@ -112,6 +118,7 @@ def write_all(rows: Rows, writes: list[Append]) -> list[bool]:
         if e.type in ("create", "sit")
     ]
     rows.add("members", joined)
+    rows.drop_notices([{"b_table": w.table_id, "b_turn": w.turn} for w in kept if w.turn])
     rows.add("notices", notice_rows([n for w in kept for n in w.planned]))
     for w in kept:
         rows.announce(w.table_id, w.new[-1].seq)
@@ -143,6 +150,13 @@ _MOVE = (
 )
 
 
+_DROP = notices.delete().where(
+    notices.c.table_id == sa.bindparam("b_table"),
+    notices.c.state == "pending",
+    notices.c.version < sa.bindparam("b_turn"),
+)
+
+
 class CoreRows:
     """:class:`Rows` through SQLAlchemy Core (PostgreSQL)."""
 
@@ -171,6 +185,10 @@ class CoreRows:
             statement = (members if kind == "members" else events).insert()
         self.conn.execute(statement, rows)
 
+    def drop_notices(self, params: list[dict[str, Any]]) -> None:
+        if params:
+            self.conn.execute(_DROP, params)
+
     def announce(self, table_id: str, version: int) -> None:
         # delivered to every instance when this transaction commits
         self.conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:{version}")))
@@ -186,6 +204,8 @@ _SQL = {
     "notices": "INSERT INTO notices (key, table_id, player_id, kind, version, due_at, state,"
     " attempts) VALUES (:key, :table_id, :player_id, :kind, :version, :due_at, :state,"
     " :attempts) ON CONFLICT DO NOTHING",
+    "drop": "DELETE FROM notices WHERE table_id = :b_table AND state = 'pending'"
+    " AND version < :b_turn",
     "events": "INSERT INTO events (table_id, seq, type, data, at)"
     " VALUES (:table_id, :seq, :type, :data, :at)",
 }
@@ -209,6 +229,10 @@ class SqliteRows:
     def add(self, kind: str, rows: list[dict[str, Any]]) -> None:
         if rows:
             self.conn.executemany(_SQL[kind], rows)
+
+    def drop_notices(self, params: list[dict[str, Any]]) -> None:
+        if params:
+            self.conn.executemany(_SQL["drop"], params)
 
     def announce(self, table_id: str, version: int) -> None:
         """One process per SQLite file: the hub has told its clients already."""

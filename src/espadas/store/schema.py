@@ -103,6 +103,7 @@ notices = sa.Table(
     sa.Column("detail", sa.String(300)),
     sa.Index("ix_notices_due", "state", "due_at"),
     sa.Index("ix_notices_player_table", "player_id", "table_id", "sent_at"),
+    sa.Index("ix_notices_table", "table_id", "state", "version"),
 )
 
 seen = sa.Table(

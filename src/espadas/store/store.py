@@ -240,6 +240,7 @@ class Store:
         status: str,
         creator: str = "",
         planned: Sequence[Notice] = (),
+        turn: int = 0,
     ) -> None:
         """Commits ``new`` (sequence numbers ``after + 1`` on) to the table's log,
         with the notices they make due (in the same transaction: a notice is never
@@ -254,7 +255,7 @@ class Store:
             return
         if [e.seq for e in new] != list(range(after + 1, after + 1 + len(new))):
             raise ValueError("events must follow the table's version without gaps")
-        write = Append(table_id, after, tuple(new), status, creator, tuple(planned))
+        write = Append(table_id, after, tuple(new), status, creator, tuple(planned), turn)
         if self.shared:
             try:
                 async with self.engine.begin() as conn:
