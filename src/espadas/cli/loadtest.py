@@ -76,10 +76,11 @@ class Stats:
         if len(self.errors) < 1000:
             self.errors.append(text[:200])
 
-    def latencies(self) -> list[float]:
-        """Seconds from sending each action to each person's view of it."""
+    def latencies(self, since: int = 0) -> list[float]:
+        """Seconds from sending each action to each person's view of it (of the
+        views received from the ``since``-th on)."""
         out = []
-        for table, version, at in self.arrivals:
+        for table, version, at in self.arrivals[since:]:
             started = self.sent.get((table, version))
             if started is not None:
                 out.append(at - started)
@@ -363,12 +364,17 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         players = [
             asyncio.create_task(_play(http, p, stats, args.speed, args.via, rng)) for p in people
         ]
+        shown = 0
         while time.monotonic() < stop:
             await asyncio.sleep(min(5.0, max(0.0, stop - time.monotonic())))
             elapsed = time.monotonic() - began
+            # the last few seconds only: sorting the whole run's latencies here
+            # would stall this loop longer as the run goes on, and show in them
+            recent = _quantiles(stats.latencies(since=shown))["p99"]
+            shown = len(stats.arrivals)
             say(
                 f"  {elapsed:5.0f} s  actions {stats.actions}  "
-                f"p99 {_quantiles(stats.latencies())['p99']} ms  errors {len(stats.errors)}"
+                f"p99 of the last seconds {recent} ms  errors {len(stats.errors)}"
             )
         elapsed = time.monotonic() - began
         for task in players:
