@@ -162,16 +162,7 @@ class Outbox:
 
     async def finish(self, notice_id: int, state: str, now: datetime, detail: str = "") -> None:
         """Ends a claimed notice: ``sent``, ``skipped``, ``cancelled`` or ``failed``."""
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                notices.update()
-                .where(notices.c.id == notice_id)
-                .values(
-                    state=state,
-                    sent_at=stamp(now) if state == "sent" else None,
-                    detail=detail[:300],
-                )
-            )
+        await self.finish_many([(notice_id, state, detail)], now)
 
     async def retry(self, notice_id: int, at: datetime, detail: str) -> None:
         """Puts a claimed notice back, due again at ``at``."""

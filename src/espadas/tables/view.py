@@ -64,12 +64,6 @@ def _trick(trick: Trick | None) -> dict[str, Any] | None:
     return {"leader": trick.leader, "cards": [str(c) for c in trick.cards], "winner": trick.winner}
 
 
-PERSONAL_GAME = ("hand", "legal", "proper_plays")
-"""The keys of a view's ``game`` that depend on who looks (the rest is public)."""
-PERSONAL = ("you", "creator", "claim_at")
-"""The top-level keys of a view that depend on who looks."""
-
-
 def game_json(view: PublicView) -> dict[str, Any]:
     """The JSON form of an engine view (a player's view adds hand and legal actions)."""
     out = _public_game(view)
@@ -205,10 +199,10 @@ class ViewText:
     """A table's views as JSON text, the public part made once per version.
 
     Everyone at a table sees the same public part (seats, scores, tricks,
-    deals, score sheet); only the keys in :data:`PERSONAL` and
-    :data:`PERSONAL_GAME` differ. This keeps the public part's JSON text and
-    adds each person's part to it, so that a new version sent to many people is
-    built and encoded once.
+    deals, score sheet); only ``you``, ``creator``, ``claim_at`` and the
+    game's ``hand``, ``legal`` and ``proper_plays`` differ. This keeps the
+    public part's JSON text and adds each person's part to it, so that a new
+    version sent to many people is built and encoded once.
 
     >>> from datetime import UTC, datetime
     >>> from espadas.engine import Rules
