@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -33,7 +34,8 @@ Command = Callable[[Table], list[Event]]
 
 CACHE = 2000
 """Tables kept in memory; beyond, the least recently used idle ones are dropped
-(they are read again from the store when next needed)."""
+(they are read again from the store when next needed). A finished table is
+dropped as soon as nobody has it open."""
 
 
 class Busy(TableError):
@@ -52,7 +54,8 @@ class Hub:
         self._tables: dict[str, Table] = {}
         self._texts: dict[str, ViewText] = {}
         """Each cached table's newest view text (public part made once per version)."""
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        """Each table's lock, while someone holds it or waits for it."""
         self._subscribers: dict[str, set[asyncio.Event]] = {}
         self._looking: dict[tuple[str, str], int] = {}
         self._latest: dict[str, int] = {}
@@ -79,7 +82,7 @@ class Hub:
         another instance): reads then cost no query."""
         table = self._tables.pop(table_id, None)
         if table is None:
-            table = Table.replay(table_id, await self.store.events(table_id))
+            table = Table.replay(table_id, await self.store.events(table_id), keep_events=False)
             self._tables[table_id] = table
             self._forget_old()
             return table
@@ -91,10 +94,20 @@ class Hub:
 
     def _forget_old(self) -> None:
         for old in list(self._tables)[: max(0, len(self._tables) - CACHE)]:
-            lock = self._locks.get(old)
-            if (lock is None or not lock.locked()) and old not in self._subscribers:
-                del self._tables[old]
-                self._texts.pop(old, None)
+            self._forget(old)
+        if len(self._latest) > 2 * CACHE:  # announcements of tables not kept here
+            for old in [t for t in self._latest if t not in self._tables]:
+                if old not in self._locks:
+                    del self._latest[old]
+
+    def _forget(self, table_id: str) -> None:
+        """Drops the cached table unless it is in use (a command on it, or someone
+        with it open): it is read again from the store when next needed."""
+        if table_id in self._locks or table_id in self._subscribers:
+            return
+        self._tables.pop(table_id, None)
+        self._texts.pop(table_id, None)
+        self._latest.pop(table_id, None)
 
     async def table(self, table_id: str) -> Table:
         """The table as committed now (as far as this instance knows). Raises
@@ -116,6 +129,8 @@ class Hub:
     async def create(self, table: Table, events: list[Event]) -> None:
         """Commits a new table's first events."""
         await self.store.append(table.id, 0, events, table.status, table.creator)
+        table.keep_events = False  # the log is in the store
+        table.events = []
         self._tables[table.id] = table
 
     async def command(self, table_id: str, command: Command) -> tuple[Table, list[Event]]:
@@ -185,6 +200,9 @@ class Hub:
             subscribers.discard(flag)
             if not subscribers:
                 del self._subscribers[table_id]
+                table = self._tables.get(table_id)
+                if table is not None and table.status == "finished":
+                    self._forget(table_id)
         if player is not None:
             key = (player, table_id)
             left = self._looking.get(key, 1) - 1
@@ -239,7 +257,12 @@ class Hub:
         task = self._drivers.get(table_id)
         if task is not None and not task.done():
             return
-        self._drivers[table_id] = asyncio.create_task(self._drive(table_id))
+        task = self._drivers[table_id] = asyncio.create_task(self._drive(table_id))
+        task.add_done_callback(lambda done: self._driven(table_id, done))
+
+    def _driven(self, table_id: str, task: asyncio.Task[None]) -> None:
+        if self._drivers.get(table_id) is task:
+            del self._drivers[table_id]
 
     async def _drive(self, table_id: str) -> None:
         try:
@@ -280,9 +303,10 @@ class Hub:
 
     async def close(self) -> None:
         self.closing = True
-        for task in self._drivers.values():
+        drivers = list(self._drivers.values())
+        for task in drivers:
             task.cancel()
-        for task in self._drivers.values():
+        for task in drivers:
             with contextlib.suppress(BaseException):
                 await task
         for flags in self._subscribers.values():

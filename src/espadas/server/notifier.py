@@ -24,7 +24,7 @@ from espadas.server.settings import Settings
 from espadas.store.outbox import Due
 from espadas.store.store import Store, UnknownTable
 from espadas.tables.notice import Notice, still_due
-from espadas.tables.table import Table
+from espadas.tables.table import Event, Table
 
 log = logging.getLogger("espadas.notices")
 
@@ -190,7 +190,7 @@ class Notifier:
             name = table.players()[waiting] if waiting is not None else "?"
             lines.append(translate("mail.claimable.lead", lang, name=name))
         seen = await self.store.outbox.seen_version(notice.player, table.id)
-        news = _since(table, seen, lang)
+        news = _since(table, await self.store.events(table.id, after=seen), lang)
         if news:
             lines += ["", translate("mail.since", lang), *(f"- {line}" for line in news)]
         resume = await self.store.resume_link(notice.player, now)
@@ -261,11 +261,11 @@ def _digest_notice(player: str, now: datetime, hour: int) -> Notice:
     return Notice(f"digest:{player}:{due.date().isoformat()}", "", player, "digest", 0, due)
 
 
-def _since(table: Table, seen: int, lang: str) -> list[str]:
-    """What happened at the table after version ``seen``, in words (the last 20)."""
+def _since(table: Table, events: list[Event], lang: str) -> list[str]:
+    """What ``events`` (those after what the person saw) did, in words (the last 20)."""
     names = table.players()
     lines = []
-    for event in table.events[seen:]:
+    for event in events:
         if event.type == "bid":
             bid = bid_name(event.data["value"], lang)
             lines.append(translate("mail.event.bid", lang, name=names[event.data["seat"]], bid=bid))

@@ -115,6 +115,13 @@ class Table:
     game: Game | None = None
     deals: list[Revealed] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    """The log applied so far (empty if ``keep_events`` is off)."""
+    version: int = 0
+    """The sequence number of the last event (0 for an empty table)."""
+    keep_events: bool = True
+    """Whether :attr:`events` keeps the log. A server holding many tables turns
+    it off: the log is in the store, and a long game's log would otherwise grow
+    in memory with every move."""
     updated_at: datetime | None = None
     turn_since: datetime | None = None
     """When the bid or play due now became due (the turn limit counts from here)."""
@@ -125,15 +132,10 @@ class Table:
     faults: list[dict[str, Any]] = field(default_factory=list)
 
     # -- log ------------------------------------------------------------------
-    @property
-    def version(self) -> int:
-        """The sequence number of the last event (0 for an empty table)."""
-        return len(self.events)
-
     @classmethod
-    def replay(cls, table_id: str, events: Iterable[Event]) -> Table:
+    def replay(cls, table_id: str, events: Iterable[Event], keep_events: bool = True) -> Table:
         """The table that ``events`` (its whole log, in order) describe."""
-        table = cls(table_id)
+        table = cls(table_id, keep_events=keep_events)
         for event in events:
             table.apply(event)
         return table
@@ -148,7 +150,9 @@ class Table:
         if handler is None:
             raise BadCommand("bad_event", f"unknown event type {event.type!r}")
         handler(**event.data)
-        self.events.append(event)
+        self.version = event.seq
+        if self.keep_events:
+            self.events.append(event)
         self.updated_at = event.at
         if event.type in TURN_EVENTS:
             self.turn_since = event.at

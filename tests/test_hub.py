@@ -1,0 +1,139 @@
+"""The hub's memory: what it keeps per table is dropped when the table is no
+longer in use, so a server that runs for days holds only the tables in play."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
+
+from espadas.engine import Rules
+from espadas.server.hub import Hub
+from espadas.server.robot_pool import RobotPool
+from espadas.store.store import Store
+from espadas.tables.table import Table, TableError
+from server_helpers import settings_for
+
+AT = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+async def _hub(tmp_path: Path) -> Hub:
+    store = await Store.open(f"sqlite:///{tmp_path / 'hub.db'}")
+    return Hub(store, settings_for(tmp_path, robot_workers=0), RobotPool(0))
+
+
+async def _full_table(hub: Hub, table_id: str) -> None:
+    """A table with four people, started."""
+    table, events = Table.create(table_id, Rules(), "p0", "Ana", AT)
+    await hub.create(table, events)
+    for i in range(1, 4):
+        await hub.command(table_id, lambda t, i=i: t.join(f"p{i}", f"P{i}", AT))  # type: ignore[misc]
+    await hub.command(table_id, lambda t: t.start("p0", AT))
+
+
+def test_cached_tables_keep_no_log_and_locks_go_when_unused(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = await _hub(tmp_path)
+        try:
+            await _full_table(hub, "t1")
+            cached = await hub.table("t1")
+            stored = await hub.store.events("t1")
+            assert cached.version == len(stored) == stored[-1].seq
+            assert cached.events == []  # the log is in the store, not in memory
+            assert Table.replay("t1", stored).seats == cached.seats
+            assert dict(hub._locks) == {}  # no lock outlives its command
+            with_log = Table.replay("t1", stored)
+            assert with_log.events == stored and with_log.version == cached.version
+        finally:
+            await hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_finished_table_is_dropped_when_its_last_watcher_leaves(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = await _hub(tmp_path)
+        try:
+            await _full_table(hub, "t1")
+            await _full_table(hub, "t2")
+            first = hub.subscribe("t1", "p0")
+            second = hub.subscribe("t1", "p1")
+            watching = hub.subscribe("t2", "p0")
+            for table_id in ("t1", "t2"):
+                await hub.command(table_id, lambda t: t.act("p0", "abandon", AT))
+                assert (await hub.table(table_id)).status == "finished"
+            hub.view_text(await hub.table("t1"), "p0")
+            hub.unsubscribe("t1", first, "p0")
+            assert "t1" in hub._tables  # someone still has it open
+            hub.unsubscribe("t1", second, "p1")
+            assert "t1" not in hub._tables and "t1" not in hub._texts
+            assert "t1" not in hub._latest
+            assert "t2" in hub._tables  # finished, but still watched
+            # dropped, not lost: read again from the store when asked for
+            again = await hub.table("t1")
+            assert again.status == "finished" and again.version == len(await hub.store.events("t1"))
+            hub.unsubscribe("t2", watching, "p0")
+            assert "t2" not in hub._tables
+        finally:
+            await hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_in_play_stays_when_its_watchers_leave(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = await _hub(tmp_path)
+        try:
+            await _full_table(hub, "t1")
+            flag = hub.subscribe("t1", "p0")
+            hub.unsubscribe("t1", flag, "p0")
+            assert "t1" in hub._tables  # still playing: kept for the next move
+        finally:
+            await hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_refused_command_leaves_no_lock_behind(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = await _hub(tmp_path)
+        try:
+            await _full_table(hub, "t1")
+
+            def refused(table: Table) -> list[object]:
+                raise TableError("nope", "refused")
+
+            try:
+                await hub.command("t1", refused)  # type: ignore[arg-type]
+            except TableError:
+                pass
+            else:
+                raise AssertionError("the command was not refused")
+            assert dict(hub._locks) == {}
+        finally:
+            await hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_robot_drivers_are_forgotten_when_they_stop(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = await _hub(tmp_path)
+        try:
+            table, events = Table.create("t1", Rules(), "p0", "Ana", AT)
+            await hub.create(table, events)
+            await hub.command("t1", lambda t: t.add_robots("p0", "aleatorio", AT))
+            await hub.command("t1", lambda t: t.start("p0", AT))
+            await hub.command("t1", lambda t: t.act("p0", "abandon", AT))
+            hub.wake_robots("t1")
+            assert "t1" in hub._drivers
+            for _ in range(200):
+                if not hub._drivers:
+                    break
+                await asyncio.sleep(0.01)
+            assert hub._drivers == {}  # the game is over: the driver stopped and went
+        finally:
+            await hub.close()
+            await hub.store.close()
+
+    asyncio.run(scenario())
