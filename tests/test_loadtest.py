@@ -50,8 +50,24 @@ def test_loadtest_plays_and_reports(tmp_path: Path, via: str) -> None:
     # every action reaches the 3 people of its table (a view may cover several)
     assert report["views"] >= report["actions"]
     latency = report["latency_ms"]
-    assert 0 < latency["p50"] <= latency["p95"] <= latency["p99"]
-    assert report["server_rss_mb"]["after"][0] > 0
+    assert 0 < latency["p50"] <= latency["p95"] <= latency["p99"] <= latency["max"]
+    memory = report["server_rss_mb"]
+    assert memory["after"][0] > 0
+    assert memory["samples"][0] == [0.0, memory["before"]]
+    assert memory["growth_per_minute"] == [None]  # a 6 s run has no minute to judge
+
+
+def test_memory_growth_is_the_slope_after_the_first_minute() -> None:
+    from espadas.cli.loadtest import _growth
+
+    # two servers: one flat after its start, one growing 2 MB a minute; a failed
+    # sample (0) of the second is left out
+    samples = [(0.0, [100.0, 100.0])]
+    samples += [(t, [180.0 + (t % 60 == 0), 150.0 + 2 * t / 60]) for t in range(30, 601, 30)]
+    samples[5] = (samples[5][0], [samples[5][1][0], 0.0])
+    flat, growing = _growth(samples)
+    assert flat is not None and abs(flat) < 0.05
+    assert growing == 2.0
 
 
 def test_loadtest_refuses_bad_numbers() -> None:

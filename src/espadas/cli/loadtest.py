@@ -58,6 +58,9 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+MEMORY_EVERY = 30.0
+"""Seconds between samples of the servers' memory during the run."""
+
 RUNNING: set[asyncio.Task[None]] = set()
 """Tasks in flight (kept referenced until done)."""
 
@@ -323,9 +326,37 @@ async def _echo(connections: int, rate: float, duration: float) -> list[float]:
 
 
 def _quantiles(values: list[float]) -> dict[str, float | None]:
-    """p50, p95 and p99 of ``values`` (seconds) in milliseconds."""
+    """p50, p95, p99 and the largest of ``values`` (seconds) in milliseconds."""
     ms = [v * 1000 for v in values]
-    return {f"p{q}": round(percentile(ms, q), 2) if ms else None for q in (50, 95, 99)}
+    shown: dict[str, float | None] = {
+        f"p{q}": round(percentile(ms, q), 2) if ms else None for q in (50, 95, 99)
+    }
+    shown["max"] = round(max(ms), 2) if ms else None
+    return shown
+
+
+def _growth(samples: list[tuple[float, list[float]]]) -> list[float | None]:
+    """Each server's memory growth in MB per minute after the first minute (the
+    slope of a least-squares line through the samples; None: too few samples).
+
+    >>> _growth([(0, [100.0]), (60, [200.0]), (90, [203.0]), (120, [206.0])])
+    [6.0]
+    """
+    late = [(t, sizes) for t, sizes in samples if t >= 60]
+    if len(late) < 3:
+        return [None] * len(samples[0][1])
+    growth: list[float | None] = []
+    for i in range(len(late[0][1])):
+        points = [(t / 60, sizes[i]) for t, sizes in late if sizes[i] > 0]
+        if len(points) < 3:
+            growth.append(None)
+            continue
+        mean_t = sum(t for t, _ in points) / len(points)
+        mean_m = sum(m for _, m in points) / len(points)
+        spread = sum((t - mean_t) ** 2 for t, _ in points)
+        slope = sum((t - mean_t) * (m - mean_m) for t, m in points) / spread
+        growth.append(round(slope, 2))
+    return growth
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
@@ -365,6 +396,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             asyncio.create_task(_play(http, p, stats, args.speed, args.via, rng)) for p in people
         ]
         shown = 0
+        samples: list[tuple[float, list[float]]] = [(0.0, memory_before)]
         while time.monotonic() < stop:
             await asyncio.sleep(min(5.0, max(0.0, stop - time.monotonic())))
             elapsed = time.monotonic() - began
@@ -372,6 +404,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             # would stall this loop longer as the run goes on, and show in them
             recent = _quantiles(stats.latencies(since=shown))["p99"]
             shown = len(stats.arrivals)
+            if elapsed - samples[-1][0] >= MEMORY_EVERY - 2.5:
+                samples.append((round(elapsed, 1), await _memory(http, bases)))
             say(
                 f"  {elapsed:5.0f} s  actions {stats.actions}  "
                 f"p99 of the last seconds {recent} ms  errors {len(stats.errors)}"
@@ -403,7 +437,12 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "refused": stats.refused,
         "errors": len(stats.errors),
         "error_samples": stats.errors[:5],
-        "server_rss_mb": {"before": memory_before, "after": memory_after},
+        "server_rss_mb": {
+            "before": memory_before,
+            "after": memory_after,
+            "samples": [[t, sizes] for t, sizes in samples],
+            "growth_per_minute": _growth(samples),
+        },
         "echo_ms": _quantiles(echo),
     }
     p99, echo99 = report["latency_ms"]["p99"], report["echo_ms"]["p99"]
@@ -434,7 +473,14 @@ def run(args: argparse.Namespace) -> int:
         )
         rate = report["actions_per_second"]
         print(f"actions: {report['actions']} ({rate}/s), errors: {report['errors']}")
-        print(f"action to views: p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms")
+        print(
+            f"action to views: p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms,"
+            f" max {lat['max']} ms"
+        )
         print(f"echo baseline:   p50 {echo['p50']} ms, p95 {echo['p95']} ms, p99 {echo['p99']} ms")
-        print(f"server memory (MB): {report['server_rss_mb']}")
+        memory = report["server_rss_mb"]
+        print(
+            f"server memory (MB): before {memory['before']}, after {memory['after']},"
+            f" growth after the first minute {memory['growth_per_minute']} MB/min"
+        )
     return 0 if report["errors"] == 0 else 1

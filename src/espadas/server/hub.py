@@ -146,16 +146,12 @@ class Hub:
                 before = table.version
                 try:
                     new = command(table)
-                except EspadasError:
-                    if table.version != before:
+                except BaseException as exc:
+                    if table.version != before:  # half applied: read it again
                         self._tables.pop(table_id, None)
-                    if self.store.shared and not fresh:
+                    if isinstance(exc, EspadasError) and self.store.shared and not fresh:
                         fresh = True  # refused: perhaps only by what we had not heard yet
                         continue
-                    raise
-                except BaseException:
-                    if table.version != before:
-                        self._tables.pop(table_id, None)
                     raise
                 if not new:
                     return table, []

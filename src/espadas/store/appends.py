@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 
-from espadas.store.outbox import notice_rows
+from espadas.store.outbox import insert_notice_rows, notice_rows
 from espadas.store.schema import events, members, notices, tables
 from espadas.tables.notice import Notice
 from espadas.tables.table import Event
@@ -176,14 +175,10 @@ class CoreRows:
         return done.rowcount if sane else None
 
     def add(self, kind: str, rows: list[dict[str, Any]]) -> None:
-        if not rows:
-            return
         if kind == "notices":
-            dialect = postgresql if self.conn.dialect.name == "postgresql" else sqlite
-            statement: Any = dialect.insert(notices).on_conflict_do_nothing()
-        else:
-            statement = (members if kind == "members" else events).insert()
-        self.conn.execute(statement, rows)
+            insert_notice_rows(self.conn, rows)
+        elif rows:
+            self.conn.execute((members if kind == "members" else events).insert(), rows)
 
     def drop_notices(self, params: list[dict[str, Any]]) -> None:
         if params:

@@ -39,7 +39,8 @@ def unstamp(text: str) -> datetime:
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
 
 
-def _insert_ignoring(conn: AsyncConnection, table: sa.Table) -> Any:
+def _insert_ignoring(conn: AsyncConnection | sa.Connection, table: sa.Table) -> Any:
+    """``INSERT … ON CONFLICT DO NOTHING`` in the connection's dialect."""
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     return dialect.insert(table).on_conflict_do_nothing()
 
@@ -63,10 +64,14 @@ def notice_rows(planned: Sequence[Notice]) -> list[dict[str, Any]]:
 
 def insert_notices(conn: sa.Connection, planned: Sequence[Notice]) -> None:
     """Adds planned notices; one already planned (same key) is left as it is."""
-    rows = notice_rows(planned)
+    insert_notice_rows(conn, notice_rows(planned))
+
+
+def insert_notice_rows(conn: sa.Connection, rows: list[dict[str, Any]]) -> None:
+    """Adds notices given as rows (see :func:`notice_rows`), keeping those already
+    planned under the same key."""
     if rows:
-        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-        conn.execute(dialect.insert(notices).on_conflict_do_nothing(), rows)
+        conn.execute(_insert_ignoring(conn, notices), rows)
 
 
 @dataclass(frozen=True)
