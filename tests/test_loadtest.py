@@ -55,6 +55,12 @@ def test_loadtest_plays_and_reports(tmp_path: Path, via: str) -> None:
     assert memory["after"][0] > 0
     assert memory["samples"][0] == [0.0, memory["before"]]
     assert memory["growth_per_minute"] == [None]  # a 6 s run has no minute to judge
+    # the p99 of each progress window: two windows (5 s, then the last second)
+    windows = report["p99_by_window"]
+    assert round(windows[0][0]) == 5 and round(windows[-1][0]) == 6
+    assert all(p99 is None or 0 < p99 <= latency["max"] for _, p99 in windows)
+    # progress goes to stderr, also with --json (stdout holds the JSON alone)
+    assert "playing for 6 s" in done.stderr
 
 
 def test_memory_growth_is_the_slope_after_the_first_minute() -> None:

@@ -563,3 +563,85 @@ def test_a_new_turn_drops_the_pending_notices_of_earlier_turns(db: Db) -> None:
         ]
 
     db.run(body())
+
+
+def test_one_statement_moves_write_what_write_all_writes() -> None:
+    """On PostgreSQL the store writes a move as one statement (``MOVE_ONE``); the
+    same moves through :func:`write_all` in a transaction leave the same rows in every table, the
+    announcements included, and a stale move writes nothing either way."""
+    from espadas.store.appends import CHANNEL, Append, CoreRows, write_all
+    from espadas.store.schema import events, members, notices, tables
+    from espadas.tables.notice import Notice
+
+    def moves(table: str) -> list[Append]:
+        sat = Event(2, "sit", {"player": "luis", "name": "Luis", "seat": 1}, at(2))
+        planned = tuple(
+            Notice(f"{table}:{v}:turn:{p}", table, p, "turn", v, at(60 + v))
+            for v in (3, 5)
+            for p in ("ana", "luis")
+        )
+        return [
+            Append(table, 1, (sat,), "waiting", "", ()),
+            Append(table, 2, tuple(log(1, start=3)), "playing", "", planned[:2], turn=3),
+            Append(table, 3, tuple(log(2, start=4)), "playing", "", planned[2:], turn=5),
+            Append(table, 3, tuple(log(1, start=4, tag="stale")), "playing", "", (), turn=4),
+        ]
+
+    async def rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+        async with store.engine.connect() as conn:
+            found = {}
+            for name, t in (("tables", tables), ("events", events), ("members", members)):
+                found[name] = [tuple(r) for r in await conn.execute(sa.select(t).order_by(*t.c))]
+            kept = [c for c in notices.c if c.name != "id"]
+            found["notices"] = [
+                tuple(r) for r in await conn.execute(sa.select(*kept).order_by(notices.c.key))
+            ]
+        return found
+
+    async def written(url: str, single: bool) -> tuple[list[bool], dict[str, Any], list[str]]:
+        import asyncpg  # type: ignore[import-untyped]
+
+        heard: list[str] = []
+        listener = await asyncpg.connect(url)
+        await listener.add_listener(CHANNEL, lambda *args: heard.append(args[-1]))
+        store = await Store.open(url)
+        try:
+            await store.append("t1", 0, [create_event()], "waiting", "ana")
+            results = []
+            for move in moves("t1"):
+                if single:  # the store's own path
+                    try:
+                        await store.append(
+                            "t1", move.after, move.new, move.status, "", move.planned, move.turn
+                        )
+                        results.append(True)
+                    except Conflict:
+                        results.append(False)
+                else:
+
+                    def write(c: sa.Connection, m: Append = move) -> list[bool]:
+                        return write_all(CoreRows(c), [m])
+
+                    async with store.engine.begin() as conn:
+                        results.append((await conn.run_sync(write))[0])
+            found = await rows(store)
+        finally:
+            await store.close()
+        await asyncio.sleep(0.2)
+        await listener.close()
+        return results, found, heard
+
+    with fresh_postgres() as one, fresh_postgres() as other:
+        by_statement = asyncio.run(written(one, single=True))
+        by_write_all = asyncio.run(written(other, single=False))
+    assert by_statement[0] == by_write_all[0] == [True, True, True, False]
+    assert by_statement[1] == by_write_all[1]
+    found = by_statement[1]
+    assert [r[1] for r in found["events"]] == [1, 2, 3, 4, 5]  # the stale move left nothing
+    assert sorted(r[1] for r in found["members"]) == ["ana", "luis"]
+    # the turn of version 5 dropped the pending notices of version 3
+    assert [(r[0], r[6]) for r in found["notices"]] == [
+        ("t1:5:turn:ana", "pending"),
+        ("t1:5:turn:luis", "pending"),
+    ]
+    assert by_statement[2] == by_write_all[2] == ["t1:1", "t1:2", "t1:3", "t1:5"]

@@ -374,9 +374,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         http.cookies.jar.set_policy(http_cookiejar.DefaultCookiePolicy(allowed_domains=[]))
         people = [Person(bases[i % len(bases)], f"p{i}") for i in range(args.tables * per_table)]
 
-        def say(text: str) -> None:
-            if not args.json:
-                print(text, file=sys.stderr)
+        def say(text: str) -> None:  # progress on stderr, also with --json
+            print(text, file=sys.stderr, flush=True)
 
         say(f"signing in {len(people)} people on {len(bases)} instance(s)...")
         for start in range(0, len(people), 100):
@@ -397,6 +396,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         ]
         shown = 0
         samples: list[tuple[float, list[float]]] = [(0.0, memory_before)]
+        windows: list[tuple[float, float | None]] = []
         while time.monotonic() < stop:
             await asyncio.sleep(min(5.0, max(0.0, stop - time.monotonic())))
             elapsed = time.monotonic() - began
@@ -404,6 +404,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             # would stall this loop longer as the run goes on, and show in them
             recent = _quantiles(stats.latencies(since=shown))["p99"]
             shown = len(stats.arrivals)
+            windows.append((round(elapsed, 1), recent))
             if elapsed - samples[-1][0] >= MEMORY_EVERY - 2.5:
                 samples.append((round(elapsed, 1), await _memory(http, bases)))
             say(
@@ -434,6 +435,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "via": args.via,
         "views": len(latencies),
         "latency_ms": _quantiles(latencies),
+        "p99_by_window": [[t, p99] for t, p99 in windows],
         "refused": stats.refused,
         "errors": len(stats.errors),
         "error_samples": stats.errors[:5],

@@ -237,8 +237,8 @@ class Hub:
             return  # our own append, already told
         self.notify(table_id)
         self.wake_robots(table_id)
-        if self.notifier is not None:
-            self.notifier.wake.set()
+        if self.notifier is not None and not self.settings.notice_delay:
+            self.notifier.wake.set()  # as after a local command: else the next poll
 
     # -- robots ----------------------------------------------------------------------
     async def resume(self) -> None:

@@ -10,6 +10,11 @@ The same steps run through SQLAlchemy Core (PostgreSQL, inside the async
 engine) or through plain :mod:`sqlite3` calls on the SQLite writer's own
 connection, where SQLAlchemy's work per statement would cost more than the
 statement itself.
+
+On PostgreSQL an append to an existing table is one statement instead
+(:data:`MOVE_ONE`, run outside an explicit transaction: a statement is atomic
+on its own). Each round trip to the database costs the server more than the
+statement does, so a move takes one round trip rather than seven.
 """
 
 from __future__ import annotations
@@ -28,6 +33,10 @@ from espadas.tables.table import Event
 
 CHANNEL = "espadas_tables"
 """The PostgreSQL channel on which every append is announced as ``TABLE:VERSION``."""
+
+
+JOINING = ("create", "sit")
+"""The events that add a person to a table's members."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,23 @@ class Append:
             "created_at": new[0].at.isoformat(),
             "updated_at": last.at.isoformat(),
         }
+
+    def joined(self) -> list[str]:
+        """The people who sat down (or created the table) in these events."""
+        return [e.data.get("player") or e.data["creator"] for e in self.new if e.type in JOINING]
+
+    def event_rows(self) -> list[dict[str, Any]]:
+        """The ``events`` rows."""
+        return [
+            {
+                "table_id": self.table_id,
+                "seq": e.seq,
+                "type": e.type,
+                "data": json.dumps(e.data, separators=(",", ":")),
+                "at": e.at.isoformat(),
+            }
+            for e in self.new
+        ]
 
     def moved(self) -> dict[str, Any]:
         """The parameters that move the table's row on, from version ``after``."""
@@ -110,31 +136,13 @@ def write_all(rows: Rows, writes: list[Append]) -> list[bool]:
         elif moved != len(moving):
             raise Mixed
     kept = [write for write, good in zip(writes, ok, strict=True) if good]
-    joined = [
-        {"table_id": w.table_id, "player_id": e.data.get("player") or e.data["creator"]}
-        for w in kept
-        for e in w.new
-        if e.type in ("create", "sit")
-    ]
+    joined = [{"table_id": w.table_id, "player_id": p} for w in kept for p in w.joined()]
     rows.add("members", joined)
     rows.drop_notices([{"b_table": w.table_id, "b_turn": w.turn} for w in kept if w.turn])
     rows.add("notices", notice_rows([n for w in kept for n in w.planned]))
     for w in kept:
         rows.announce(w.table_id, w.new[-1].seq)
-    rows.add(
-        "events",
-        [
-            {
-                "table_id": w.table_id,
-                "seq": e.seq,
-                "type": e.type,
-                "data": json.dumps(e.data, separators=(",", ":")),
-                "at": e.at.isoformat(),
-            }
-            for w in kept
-            for e in w.new
-        ],
-    )
+    rows.add("events", [row for w in kept for row in w.event_rows()])
     return ok
 
 
@@ -154,6 +162,71 @@ _DROP = notices.delete().where(
     notices.c.state == "pending",
     notices.c.version < sa.bindparam("b_turn"),
 )
+
+
+MOVE_ONE = sa.text(
+    """
+WITH moved AS (
+    UPDATE tables SET status = :status, version = :version, updated_at = :updated
+    WHERE id = :table_id AND version = :after
+    RETURNING id
+), dropped AS (
+    DELETE FROM notices
+    WHERE :turn > 0 AND table_id IN (SELECT id FROM moved)
+      AND state = 'pending' AND version < :turn
+), joined AS (
+    INSERT INTO members (table_id, player_id)
+    SELECT moved.id, p FROM moved, unnest(CAST(:members AS text[])) AS p
+), planned AS (
+    INSERT INTO notices (key, table_id, player_id, kind, version, due_at, state, attempts)
+    SELECT n.key, n.table_id, n.player_id, n.kind, n.version, n.due_at, 'pending', 0
+    FROM moved, unnest(
+        CAST(:n_key AS text[]), CAST(:n_table AS text[]), CAST(:n_player AS text[]),
+        CAST(:n_kind AS text[]), CAST(:n_version AS int[]), CAST(:n_due AS text[])
+    ) AS n(key, table_id, player_id, kind, version, due_at)
+    ON CONFLICT DO NOTHING
+), added AS (
+    INSERT INTO events (table_id, seq, type, data, at)
+    SELECT moved.id, e.seq, e.type, e.data, e.at
+    FROM moved, unnest(
+        CAST(:e_seq AS int[]), CAST(:e_type AS text[]), CAST(:e_data AS text[]),
+        CAST(:e_at AS text[])
+    ) AS e(seq, type, data, at)
+)
+SELECT pg_notify(:channel, :announced) FROM moved
+"""
+)
+"""One append to an existing table as one PostgreSQL statement: the same rows as
+:func:`write_all` writes for it, and a row back only if the table was at its
+version (else nothing is written)."""
+
+
+def move_one_params(write: Append) -> dict[str, Any]:
+    """The parameters of :data:`MOVE_ONE` for ``write`` (``write.after > 0``)."""
+    last = write.new[-1]
+    planned = notice_rows(write.planned)
+    added = write.event_rows()
+    return {
+        "table_id": write.table_id,
+        "after": write.after,
+        "status": write.status,
+        "version": last.seq,
+        "updated": last.at.isoformat(),
+        "turn": write.turn,
+        "members": write.joined(),
+        "n_key": [n["key"] for n in planned],
+        "n_table": [n["table_id"] for n in planned],
+        "n_player": [n["player_id"] for n in planned],
+        "n_kind": [n["kind"] for n in planned],
+        "n_version": [n["version"] for n in planned],
+        "n_due": [n["due_at"] for n in planned],
+        "e_seq": [e["seq"] for e in added],
+        "e_type": [e["type"] for e in added],
+        "e_data": [e["data"] for e in added],
+        "e_at": [e["at"] for e in added],
+        "channel": CHANNEL,
+        "announced": f"{write.table_id}:{last.seq}",
+    }
 
 
 class CoreRows:

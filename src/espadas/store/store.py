@@ -31,7 +31,16 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from espadas.store.appends import CHANNEL, Append, CoreRows, Mixed, SqliteRows, write_all
+from espadas.store.appends import (
+    CHANNEL,
+    MOVE_ONE,
+    Append,
+    CoreRows,
+    Mixed,
+    SqliteRows,
+    move_one_params,
+    write_all,
+)
 from espadas.store.outbox import Outbox
 from espadas.store.schema import events, members, players, resume_links, tables
 from espadas.tables.notice import Notice
@@ -101,6 +110,13 @@ class Store:
         self.outbox = Outbox(engine)
         """Notices, contacts, push subscriptions, modes and what people have seen."""
         self._players: dict[str, Player] = {}
+        self._single = (
+            engine.execution_options(isolation_level="AUTOCOMMIT")
+            if engine.dialect.name == "postgresql"
+            else engine
+        )
+        """Where one statement runs on its own: on PostgreSQL outside an explicit
+        transaction (no BEGIN and COMMIT round trips; the statement is atomic)."""
         self._queue: list[tuple[Append, asyncio.Future[bool]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._path = engine.url.database if engine.dialect.name == "sqlite" else None
@@ -124,7 +140,8 @@ class Store:
             # writer anyway, and waiting here is cheaper than its busy-retry sleeps
             engine = create_async_engine(full, pool_size=1, max_overflow=0, pool_timeout=60)
         else:
-            engine = create_async_engine(full, pool_size=10, max_overflow=10)
+            # connections kept open: opening one costs more than many statements
+            engine = create_async_engine(full, pool_size=20, max_overflow=10)
         if full.startswith("sqlite"):
             sa_event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         store = cls(engine)
@@ -256,6 +273,15 @@ class Store:
         if [e.seq for e in new] != list(range(after + 1, after + 1 + len(new))):
             raise ValueError("events must follow the table's version without gaps")
         write = Append(table_id, after, tuple(new), status, creator, tuple(planned), turn)
+        if self.shared and after > 0:
+            try:
+                async with self._single.connect() as conn:
+                    moved = (await conn.execute(MOVE_ONE, move_one_params(write))).first()
+            except IntegrityError as exc:
+                raise Conflict(table_id) from exc
+            if moved is None:
+                raise Conflict(table_id)
+            return
         if self.shared:
             try:
                 async with self.engine.begin() as conn:
@@ -318,11 +344,11 @@ class Store:
     async def events(self, table_id: str, after: int = 0) -> list[Event]:
         """The table's events with ``seq > after``, in order. Raises
         :class:`UnknownTable`."""
-        async with self.engine.connect() as conn:
+        async with self._single.connect() as conn:
             return await _read_events(conn, table_id, after)
 
     async def version(self, table_id: str) -> int | None:
-        async with self.engine.connect() as conn:
+        async with self._single.connect() as conn:
             row = (
                 await conn.execute(sa.select(tables.c.version).where(tables.c.id == table_id))
             ).first()
