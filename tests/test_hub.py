@@ -137,3 +137,54 @@ def test_robot_drivers_are_forgotten_when_they_stop(tmp_path: Path) -> None:
             await hub.store.close()
 
     asyncio.run(scenario())
+
+
+def test_announced_events_are_applied_without_reading_the_store(tmp_path: Path) -> None:
+    """Events another instance announced are applied to the cached table in order;
+    an announcement without its events, or with a gap before it, makes the hub
+    read the store instead. Either way the table is the one in the store."""
+    from espadas.tables.table import Event
+    from espadas.tables.view import table_view
+
+    async def scenario() -> None:
+        hub = await _hub(tmp_path)
+        store = hub.store
+        reads: list[int] = []
+        read = store.events
+
+        async def counted(table_id: str, after: int = 0) -> list[Event]:
+            reads.append(after)
+            return await read(table_id, after)
+
+        try:
+            await _full_table(hub, "t1")
+            await hub.table("t1")
+            store.events = counted  # type: ignore[method-assign]
+            other = Table.replay("t1", await read("t1"))  # another instance's copy
+
+            async def bid_elsewhere() -> list[Event]:
+                game = other.game
+                assert game is not None and game.to_act is not None
+                before = other.version
+                new = other.act(f"p{game.to_act}", "bid", AT, value=3)
+                await store.append("t1", before, new, other.status)
+                return new
+
+            new = await bid_elsewhere()
+            hub.changed_elsewhere("t1", new[-1].seq, new)
+            assert (await hub.table("t1")).version == other.version and reads == []
+            new = await bid_elsewhere()
+            hub.changed_elsewhere("t1", new[-1].seq, None)  # too long to carry them
+            assert (await hub.table("t1")).version == other.version
+            assert reads == [other.version - 1]
+            await bid_elsewhere()  # its announcement was missed
+            new = await bid_elsewhere()
+            hub.changed_elsewhere("t1", new[-1].seq, new)
+            cached = await hub.table("t1")
+            assert cached.version == other.version and reads[1:] == [other.version - 2]
+            for person in ("p0", "p1", None):
+                assert table_view(cached, person) == table_view(other, person)
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())

@@ -569,7 +569,7 @@ def test_one_statement_moves_write_what_write_all_writes() -> None:
     """On PostgreSQL the store writes a move as one statement (``MOVE_ONE``); the
     same moves through :func:`write_all` in a transaction leave the same rows in every table, the
     announcements included, and a stale move writes nothing either way."""
-    from espadas.store.appends import CHANNEL, Append, CoreRows, write_all
+    from espadas.store.appends import CHANNEL, Append, CoreRows, heard, write_all
     from espadas.store.schema import events, members, notices, tables
     from espadas.tables.notice import Notice
 
@@ -598,12 +598,14 @@ def test_one_statement_moves_write_what_write_all_writes() -> None:
             ]
         return found
 
-    async def written(url: str, single: bool) -> tuple[list[bool], dict[str, Any], list[str]]:
+    async def written(
+        url: str, single: bool
+    ) -> tuple[list[bool], dict[str, Any], list[str], list[Event]]:
         import asyncpg  # type: ignore[import-untyped]
 
-        heard: list[str] = []
+        payloads: list[str] = []
         listener = await asyncpg.connect(url)
-        await listener.add_listener(CHANNEL, lambda *args: heard.append(args[-1]))
+        await listener.add_listener(CHANNEL, lambda *args: payloads.append(args[-1]))
         store = await Store.open(url)
         try:
             await store.append("t1", 0, [create_event()], "waiting", "ana")
@@ -625,11 +627,12 @@ def test_one_statement_moves_write_what_write_all_writes() -> None:
                     async with store.engine.begin() as conn:
                         results.append((await conn.run_sync(write))[0])
             found = await rows(store)
+            log_now = await store.events("t1")
         finally:
             await store.close()
         await asyncio.sleep(0.2)
         await listener.close()
-        return results, found, heard
+        return results, found, payloads, log_now
 
     with fresh_postgres() as one, fresh_postgres() as other:
         by_statement = asyncio.run(written(one, single=True))
@@ -644,4 +647,8 @@ def test_one_statement_moves_write_what_write_all_writes() -> None:
         ("t1:5:turn:ana", "pending"),
         ("t1:5:turn:luis", "pending"),
     ]
-    assert by_statement[2] == by_write_all[2] == ["t1:1", "t1:2", "t1:3", "t1:5"]
+    # each announcement carries its events: the log, told in order, without a read
+    assert by_statement[2] == by_write_all[2]
+    told = [heard(payload) for payload in by_statement[2]]
+    assert [(t[0], t[1]) for t in told if t] == [("t1", 1), ("t1", 2), ("t1", 3), ("t1", 5)]
+    assert [e for t in told if t and t[2] for e in t[2]] == by_statement[3]

@@ -38,6 +38,22 @@ CACHE = 2000
 dropped as soon as nobody has it open."""
 
 
+HEARD_KEPT = 200
+"""Announced events kept per table until it is next read (beyond, it is read)."""
+
+
+def _follow(new: list[Event], version: int, latest: int) -> bool:
+    """Whether ``new`` takes a table from ``version`` to ``latest`` without a gap.
+
+    >>> from datetime import datetime
+    >>> e = [Event(s, "note", {}, datetime(2026, 1, 1)) for s in (4, 5)]
+    >>> _follow(e, 3, 5), _follow(e, 3, 6), _follow(e[1:], 3, 5), _follow([], 3, 3)
+    (True, False, False, False)
+    """
+    seqs = [e.seq for e in new]
+    return bool(seqs) and seqs == list(range(version + 1, latest + 1))
+
+
 class Busy(TableError):
     """The table changed under us too many times in a row."""
 
@@ -60,6 +76,9 @@ class Hub:
         self._looking: dict[tuple[str, str], int] = {}
         self._latest: dict[str, int] = {}
         """The newest version known of each table (local commits, announcements)."""
+        self._heard: dict[str, list[Event]] = {}
+        """Events other instances announced for cached tables, not applied yet (they
+        are applied under the table's lock, in order, instead of being read)."""
         self._unsure = store.shared
         """With several instances and no announcements heard yet, reads query."""
         self._seen: dict[tuple[str, str], int] = {}
@@ -87,8 +106,13 @@ class Hub:
             self._forget_old()
             return table
         self._tables[table_id] = table  # most recently used last
-        if fresh or self._latest.get(table_id, 0) > table.version or self._unsure:
-            for event in await self.store.events(table_id, after=table.version):
+        heard = self._heard.pop(table_id, [])
+        latest = self._latest.get(table_id, 0)
+        if fresh or latest > table.version or self._unsure:
+            new = [e for e in heard if e.seq > table.version]
+            if fresh or not _follow(new, table.version, latest):
+                new = await self.store.events(table_id, after=table.version)
+            for event in new:
                 table.apply(event)
         return table
 
@@ -108,6 +132,7 @@ class Hub:
         self._tables.pop(table_id, None)
         self._texts.pop(table_id, None)
         self._latest.pop(table_id, None)
+        self._heard.pop(table_id, None)
 
     async def table(self, table_id: str) -> Table:
         """The table as committed now (as far as this instance knows). Raises
@@ -227,14 +252,24 @@ class Hub:
         for flag in self._subscribers.get(table_id, ()):
             flag.set()
 
-    def changed_elsewhere(self, table_id: str, version: int) -> None:
-        """Another instance appended to the table: tell this instance's clients,
-        let the robots look, and wake the notifier."""
+    def changed_elsewhere(
+        self, table_id: str, version: int, events: list[Event] | None = None
+    ) -> None:
+        """Another instance appended ``events`` (None: not known) to the table: tell
+        this instance's clients, let the robots look, and wake the notifier."""
         self._unsure = False
         self._latest[table_id] = max(self._latest.get(table_id, 0), version)
         table = self._tables.get(table_id)
         if table is not None and table.version >= version:
             return  # our own append, already told
+        if table is not None:
+            heard = self._heard.setdefault(table_id, [])
+            if events is None or (heard and heard[-1].seq + 1 != events[0].seq):
+                heard.clear()  # a gap: the next read asks the store
+            else:
+                heard += events
+            if not heard or len(heard) > HEARD_KEPT:
+                del self._heard[table_id]
         self.notify(table_id)
         self.wake_robots(table_id)
         if self.notifier is not None and not self.settings.notice_delay:

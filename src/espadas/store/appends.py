@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 import sqlalchemy as sa
@@ -32,7 +33,58 @@ from espadas.tables.notice import Notice
 from espadas.tables.table import Event
 
 CHANNEL = "espadas_tables"
-"""The PostgreSQL channel on which every append is announced as ``TABLE:VERSION``."""
+"""The PostgreSQL channel on which every append is announced (see :func:`announcement`)."""
+
+ANNOUNCED_BYTES = 7900
+"""The longest announcement that carries its events (PostgreSQL refuses payloads of
+8000 bytes and more)."""
+
+
+def announcement(table_id: str, rows: list[dict[str, Any]]) -> str:
+    """What an append announces: ``TABLE:VERSION``, then, when they fit, a newline
+    and the new events as JSON ``[[seq, type, data, at], ...]`` (other instances
+    then need not read them back).
+
+    >>> at = "2026-01-02T03:04:05+00:00"
+    >>> row = {"seq": 8, "type": "bid", "data": '{"seat":1,"bid":3}', "at": at}
+    >>> print(announcement("t1", [row]))
+    t1:8
+    [[8,"bid",{"seat":1,"bid":3},"2026-01-02T03:04:05+00:00"]]
+    >>> announcement("t1", [{**row, "data": '{"x":"%s"}' % ("a" * 8000)}])
+    't1:8'
+    """
+    head = f"{table_id}:{rows[-1]['seq']}"
+    body = ",".join(
+        f"[{r['seq']},{json.dumps(r['type'])},{r['data']},{json.dumps(r['at'])}]" for r in rows
+    )
+    text = f"{head}\n[{body}]"
+    return text if len(text.encode()) <= ANNOUNCED_BYTES else head
+
+
+def heard(payload: str) -> tuple[str, int, list[Event] | None] | None:
+    """The table, version and (when carried) events of an announcement; None when
+    it is not one.
+
+    >>> table, version, new = heard('t1:8\n[[8,"bid",{"seat":1},"2026-01-02T03:04:05+00:00"]]')
+    >>> table, version, new[0].type, new[0].data, new[0].at.year
+    ('t1', 8, 'bid', {'seat': 1}, 2026)
+    >>> heard("t1:8"), heard("nonsense"), heard("t1:8\n[[7]]")
+    (('t1', 8, None), None, ('t1', 8, None))
+    """
+    head, _, body = payload.partition("\n")
+    table_id, _, version = head.rpartition(":")
+    if not table_id or not version.isdigit():
+        return None
+    try:
+        new = [
+            Event(seq, kind, data, datetime.fromisoformat(at))
+            for seq, kind, data, at in (json.loads(body) if body else ())
+        ]
+    except (ValueError, TypeError):
+        return table_id, int(version), None
+    if not new or new[-1].seq != int(version):
+        return table_id, int(version), None
+    return table_id, int(version), new
 
 
 JOINING = ("create", "sit")
@@ -113,7 +165,8 @@ class Rows(Protocol):
     def drop_notices(self, params: list[dict[str, Any]]) -> None:
         """Drops pending notices of ``b_table`` planned before version ``b_turn``."""
 
-    def announce(self, table_id: str, version: int) -> None: ...
+    def announce(self, text: str) -> None:
+        """Tells the other instances (when the transaction commits)."""
 
 
 def write_all(rows: Rows, writes: list[Append]) -> list[bool]:
@@ -140,9 +193,10 @@ def write_all(rows: Rows, writes: list[Append]) -> list[bool]:
     rows.add("members", joined)
     rows.drop_notices([{"b_table": w.table_id, "b_turn": w.turn} for w in kept if w.turn])
     rows.add("notices", notice_rows([n for w in kept for n in w.planned]))
-    for w in kept:
-        rows.announce(w.table_id, w.new[-1].seq)
-    rows.add("events", [row for w in kept for row in w.event_rows()])
+    added = [w.event_rows() for w in kept]
+    for w, new in zip(kept, added, strict=True):
+        rows.announce(announcement(w.table_id, new))
+    rows.add("events", [row for new in added for row in new])
     return ok
 
 
@@ -225,7 +279,7 @@ def move_one_params(write: Append) -> dict[str, Any]:
         "e_data": [e["data"] for e in added],
         "e_at": [e["at"] for e in added],
         "channel": CHANNEL,
-        "announced": f"{write.table_id}:{last.seq}",
+        "announced": announcement(write.table_id, added),
     }
 
 
@@ -257,9 +311,9 @@ class CoreRows:
         if params:
             self.conn.execute(_DROP, params)
 
-    def announce(self, table_id: str, version: int) -> None:
+    def announce(self, text: str) -> None:
         # delivered to every instance when this transaction commits
-        self.conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id}:{version}")))
+        self.conn.execute(sa.select(sa.func.pg_notify(CHANNEL, text)))
 
 
 _SQL = {
@@ -302,5 +356,5 @@ class SqliteRows:
         if params:
             self.conn.executemany(_SQL["drop"], params)
 
-    def announce(self, table_id: str, version: int) -> None:
+    def announce(self, text: str) -> None:
         """One process per SQLite file: the hub has told its clients already."""

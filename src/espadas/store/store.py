@@ -38,6 +38,7 @@ from espadas.store.appends import (
     CoreRows,
     Mixed,
     SqliteRows,
+    heard,
     move_one_params,
     write_all,
 )
@@ -47,9 +48,6 @@ from espadas.tables.notice import Notice
 from espadas.tables.table import Event
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-
-
-"""The PostgreSQL channel on which every append is announced as ``TABLE:VERSION``."""
 
 
 class Conflict(Exception):
@@ -167,17 +165,19 @@ class Store:
         """Whether other instances may write to this database (PostgreSQL)."""
         return self.engine.dialect.name == "postgresql"
 
-    async def listen(self, changed: Callable[[str, int], None]) -> None:
-        """Calls ``changed(table_id, version)`` for every append made by any instance,
-        until cancelled (PostgreSQL LISTEN/NOTIFY; reconnects after a failure)."""
+    async def listen(self, changed: Callable[[str, int, list[Event] | None], None]) -> None:
+        """Calls ``changed(table_id, version, events)`` for every append made by any
+        instance, until cancelled (PostgreSQL LISTEN/NOTIFY; reconnects after a
+        failure). ``events`` are the appended events, or None when the announcement
+        was too long to carry them."""
         import asyncpg  # type: ignore[import-untyped]
 
         dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
         def on_notice(_conn: Any, _pid: int, _channel: str, payload: str) -> None:
-            table_id, _, version = payload.rpartition(":")
-            if table_id and version.isdigit():
-                changed(table_id, int(version))
+            announced = heard(payload)
+            if announced is not None:
+                changed(*announced)
 
         delay = 0.5
         while True:
