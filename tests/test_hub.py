@@ -63,6 +63,8 @@ def test_a_finished_table_is_dropped_when_its_last_watcher_leaves(tmp_path: Path
                 await hub.command(table_id, lambda t: t.act("p0", "abandon", AT))
                 assert (await hub.table(table_id)).status == "finished"
             hub.view_text(await hub.table("t1"), "p0")
+            held = hub.sizes()  # what /health reports
+            assert (held["tables"], held["open"], held["connections"]) == (2, 2, 3)
             hub.unsubscribe("t1", first, "p0")
             assert "t1" in hub._tables  # someone still has it open
             hub.unsubscribe("t1", second, "p1")
@@ -74,6 +76,8 @@ def test_a_finished_table_is_dropped_when_its_last_watcher_leaves(tmp_path: Path
             assert again.status == "finished" and again.version == len(await hub.store.events("t1"))
             hub.unsubscribe("t2", watching, "p0")
             assert "t2" not in hub._tables
+            held = hub.sizes()
+            assert (held["tables"], held["open"], held["connections"]) == (1, 0, 0)
         finally:
             await hub.store.close()
 

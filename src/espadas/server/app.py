@@ -132,8 +132,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/health", include_in_schema=False)
     async def health() -> dict[str, Any]:
-        """Alive, and this process's memory (resident set, MB) for load tests."""
-        return {"ok": True, "rss_mb": _rss_mb()}
+        """Alive, this process's memory (resident set, MB) and what the hub holds."""
+        hub = getattr(app.state, "hub", None)
+        return {"ok": True, "rss_mb": _rss_mb(), "held": hub.sizes() if hub else {}}
 
     # one bucket per client for HTTP requests and WebSocket actions alike
     app.state.bucket = TokenBucket(settings.rate, settings.burst)

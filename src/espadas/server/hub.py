@@ -204,6 +204,18 @@ class Hub:
             return table, new
         raise Busy("busy", "the table is busy; try again")
 
+    def sizes(self) -> dict[str, int]:
+        """How much the hub holds in memory (for ``/health``)."""
+        return {
+            "tables": len(self._tables),
+            "open": len(self._subscribers),
+            "connections": sum(len(flags) for flags in self._subscribers.values()),
+            "announced": len(self._latest),
+            "heard_events": sum(len(new) for new in self._heard.values()),
+            "seen_unwritten": len(self._seen),
+            "robot_drivers": len(self._drivers),
+        }
+
     # -- live subscribers -----------------------------------------------------------
     def subscribe(self, table_id: str, player: str | None = None) -> asyncio.Event:
         """An event that is set whenever the table has a new version. ``player``

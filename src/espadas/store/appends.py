@@ -62,7 +62,7 @@ def announcement(table_id: str, rows: list[dict[str, Any]]) -> str:
 
 
 def heard(payload: str) -> tuple[str, int, list[Event] | None] | None:
-    """The table, version and (when carried) events of an announcement; None when
+    r"""The table, version and (when carried) events of an announcement; None when
     it is not one.
 
     >>> table, version, new = heard('t1:8\n[[8,"bid",{"seat":1},"2026-01-02T03:04:05+00:00"]]')
@@ -165,6 +165,9 @@ class Rows(Protocol):
     def drop_notices(self, params: list[dict[str, Any]]) -> None:
         """Drops pending notices of ``b_table`` planned before version ``b_turn``."""
 
+    announces: bool
+    """Whether other instances are told of appends (see :meth:`announce`)."""
+
     def announce(self, text: str) -> None:
         """Tells the other instances (when the transaction commits)."""
 
@@ -194,8 +197,9 @@ def write_all(rows: Rows, writes: list[Append]) -> list[bool]:
     rows.drop_notices([{"b_table": w.table_id, "b_turn": w.turn} for w in kept if w.turn])
     rows.add("notices", notice_rows([n for w in kept for n in w.planned]))
     added = [w.event_rows() for w in kept]
-    for w, new in zip(kept, added, strict=True):
-        rows.announce(announcement(w.table_id, new))
+    if rows.announces:
+        for w, new in zip(kept, added, strict=True):
+            rows.announce(announcement(w.table_id, new))
     rows.add("events", [row for new in added for row in new])
     return ok
 
@@ -286,6 +290,8 @@ def move_one_params(write: Append) -> dict[str, Any]:
 class CoreRows:
     """:class:`Rows` through SQLAlchemy Core (PostgreSQL)."""
 
+    announces = True
+
     def __init__(self, conn: sa.Connection) -> None:
         self.conn = conn
 
@@ -335,6 +341,8 @@ _SQL = {
 
 class SqliteRows:
     """:class:`Rows` through plain :mod:`sqlite3` calls (the SQLite writer)."""
+
+    announces = False
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
