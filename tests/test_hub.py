@@ -192,3 +192,51 @@ def test_announced_events_are_applied_without_reading_the_store(tmp_path: Path) 
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_move_plans_the_turn_notice_and_handling_it_plans_the_rest(tmp_path: Path) -> None:
+    """A turn writes one notice row; the reminders and claim notices of the turn
+    are planned when the notifier handles the turn notice and the turn still
+    waits (so a turn that passes quickly costs one row, not five)."""
+    import sqlalchemy as sa
+
+    from espadas.server.notifier import Notifier
+    from espadas.store.schema import notices
+
+    async def rows(hub: Hub) -> list[tuple[str, str, str]]:
+        async with hub.store.engine.connect() as conn:
+            found = await conn.execute(
+                sa.select(notices.c.kind, notices.c.player_id, notices.c.state).order_by(
+                    notices.c.kind, notices.c.player_id
+                )
+            )
+            return [tuple(r) for r in found]
+
+    async def scenario() -> None:
+        hub = await _hub(tmp_path)
+        try:
+            await _full_table(hub, "t1")
+            table = await hub.table("t1")
+            assert table.game is not None and table.game.to_act is not None
+            waiting = f"p{table.game.to_act}"
+            assert await rows(hub) == [("turn", waiting, "pending")]
+            notifier = Notifier(hub.store, hub.settings, hub.table, hub.looking)
+            await notifier.send_due()  # due: the table started long ago
+            found = await rows(hub)
+            others = sorted(f"p{s}" for s in range(4) if s % 2 != table.game.to_act % 2)
+            assert found == [
+                *(("claimable", p, "pending") for p in others),
+                ("reminder_90", waiting, "pending"),
+                ("reminder_half", waiting, "pending"),
+                ("turn", waiting, "skipped"),  # no e-mail, no push
+            ]
+            # the next turn drops what is pending of this one
+            after, _ = await hub.command("t1", lambda t: t.act(waiting, "bid", AT, value=3))
+            assert after.game is not None and f"p{after.game.to_act}" != waiting
+            assert [r for r in await rows(hub) if r[2] == "pending"] == [
+                ("turn", f"p{after.game.to_act}", "pending")
+            ]
+        finally:
+            await hub.store.close()
+
+    asyncio.run(scenario())

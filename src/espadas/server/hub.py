@@ -24,7 +24,7 @@ from espadas.robots.base import fallback
 from espadas.server.robot_pool import Robots
 from espadas.server.settings import Settings
 from espadas.store.store import Conflict, Store
-from espadas.tables.notice import Notice, plan
+from espadas.tables.notice import Notice, plan_first
 from espadas.tables.table import TURN_EVENTS, Event, Table, TableError
 from espadas.tables.view import ViewText
 
@@ -38,8 +38,10 @@ CACHE = 2000
 dropped as soon as nobody has it open."""
 
 
-HEARD_KEPT = 200
-"""Announced events kept per table until it is next read (beyond, it is read)."""
+HEARD_KEPT = 20
+"""Announced events kept per table until it is next read (beyond, it is read).
+A table someone here has open is read at once; the bound is for cached tables
+nobody here is watching."""
 
 
 def _follow(new: list[Event], version: int, latest: int) -> bool:
@@ -183,7 +185,9 @@ class Hub:
                 planned: list[Notice] = []
                 turn = 0
                 if any(e.type in TURN_EVENTS for e in new):
-                    planned = plan(table, self.settings.turn_limit, self.settings.notice_delay)
+                    planned = plan_first(
+                        table, self.settings.turn_limit, self.settings.notice_delay
+                    )
                     turn = table.turn_version
                 try:
                     await self.store.append(

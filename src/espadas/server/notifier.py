@@ -23,7 +23,7 @@ from espadas.server.mail import compose, send
 from espadas.server.settings import Settings
 from espadas.store.outbox import Due
 from espadas.store.store import Store, UnknownTable
-from espadas.tables.notice import Notice, still_due
+from espadas.tables.notice import Notice, plan_rest, still_due
 from espadas.tables.table import Event, Table
 
 log = logging.getLogger("espadas.notices")
@@ -108,6 +108,9 @@ class Notifier:
             return "cancelled", "unknown table"
         if not still_due(table, notice):
             return "cancelled", "the turn moved on"
+        if notice.kind == "turn":  # the turn lasts: its reminders and claim notices
+            settings = self.settings
+            await outbox.add(plan_rest(table, settings.turn_limit, settings.notice_delay))
         mode = await outbox.mode(notice.player, notice.table)
         if mode == "off":
             return "skipped", "notices off"

@@ -1,11 +1,13 @@
 """Turn notices planned for a table: who must be told what, and when.
 
-After every change the table plans the notices of the turn now due: a notice
-to the person to act, reminders at half and at 90 % of the turn limit, and,
-when the limit passes, a notice to the other side that they may close the
-game. Each planned notice has a unique key, so planning twice (a retry, a
-second instance) never makes two. Whether a notice is still due is checked
-again when it is sent (:func:`still_due`).
+The notices of a turn (:func:`plan`): a notice to the person to act,
+reminders at half and at 90 % of the turn limit, and, when the limit passes, a
+notice to the other side that they may close the game. A move that starts a
+turn plans its turn notice (:func:`plan_first`); when that notice is handled
+and the turn still waits, the rest are planned (:func:`plan_rest`). Each
+planned notice has a unique key, so planning twice (a retry, a second
+instance) never makes two. Whether a notice is still due is checked again
+when it is sent (:func:`still_due`).
 
 >>> from datetime import UTC, datetime, timedelta
 >>> from espadas.engine import Rules
@@ -81,6 +83,21 @@ def plan(table: Table, turn_limit: timedelta, delay: timedelta = timedelta(0)) -
         if table.rules.side_of(other) != side:
             notices.append(notice("claimable", occupant.player, start + turn_limit))
     return notices
+
+
+def plan_first(
+    table: Table, turn_limit: timedelta, delay: timedelta = timedelta(0)
+) -> list[Notice]:
+    """The notice a move plans: the turn notice alone. The reminders and claim
+    notices of that turn (:func:`plan_rest`) are planned when the turn notice is
+    handled, so a turn that passes quickly writes one notice, not four or five."""
+    return [n for n in plan(table, turn_limit, delay) if n.kind == "turn"]
+
+
+def plan_rest(table: Table, turn_limit: timedelta, delay: timedelta = timedelta(0)) -> list[Notice]:
+    """The notices of the turn now due other than the turn notice (see
+    :func:`plan_first`). Together they are :func:`plan`."""
+    return [n for n in plan(table, turn_limit, delay) if n.kind != "turn"]
 
 
 def still_due(table: Table, notice: Notice) -> bool:
