@@ -240,3 +240,35 @@ def test_a_move_plans_the_turn_notice_and_handling_it_plans_the_rest(tmp_path: P
             await hub.store.close()
 
     asyncio.run(scenario())
+
+
+def test_seen_marks_are_written_in_batches_and_never_go_back(tmp_path: Path) -> None:
+    """What people were shown is written when ``SEEN_KEPT`` marks wait (and before
+    each round of notices), in one transaction; an older mark never lowers it."""
+    from espadas.server.hub import SEEN_KEPT
+
+    async def scenario() -> None:
+        hub = await _hub(tmp_path)
+        outbox = hub.store.outbox
+        try:
+            hub.saw("ana", "t1", 7)
+            hub.saw("ana", "t1", 5)  # an older view arriving late
+            await hub.flush_seen()
+            assert await outbox.seen_version("ana", "t1") == 7
+            await outbox.mark_seen([("ana", "t1", 3)])
+            assert await outbox.seen_version("ana", "t1") == 7
+            for i in range(SEEN_KEPT - 1):
+                hub.saw(f"p{i}", "t2", i + 1)
+            await asyncio.sleep(0.05)
+            assert hub.sizes()["seen_unwritten"] == SEEN_KEPT - 1  # not yet
+            hub.saw("ana", "t1", 9)  # the mark that fills the batch
+            while hub.sizes()["seen_unwritten"]:
+                await asyncio.sleep(0.01)
+            assert hub._flushing is not None
+            await hub._flushing
+            assert await outbox.seen_version("ana", "t1") == 9
+            assert await outbox.seen_version(f"p{SEEN_KEPT - 2}", "t2") == SEEN_KEPT - 1
+        finally:
+            await hub.store.close()
+
+    asyncio.run(scenario())

@@ -652,3 +652,16 @@ def test_one_statement_moves_write_what_write_all_writes() -> None:
     told = [heard(payload) for payload in by_statement[2]]
     assert [(t[0], t[1]) for t in told if t] == [("t1", 1), ("t1", 2), ("t1", 3), ("t1", 5)]
     assert [e for t in told if t and t[2] for e in t[2]] == by_statement[3]
+
+
+def test_seen_marks_in_one_batch_keep_the_newest(db: Db) -> None:
+    async def body() -> None:
+        outbox = db.store.outbox
+        await outbox.mark_seen([("ana", "t1", 4), ("luis", "t1", 2), ("ana", "t2", 1)])
+        await outbox.mark_seen([("ana", "t1", 3), ("luis", "t1", 6)])
+        assert await outbox.seen_version("ana", "t1") == 4  # never back
+        assert await outbox.seen_version("luis", "t1") == 6
+        assert await outbox.seen_version("ana", "t2") == 1
+        assert await outbox.seen_version("luis", "t2") == 0
+
+    db.run(body())

@@ -38,6 +38,9 @@ CACHE = 2000
 dropped as soon as nobody has it open."""
 
 
+SEEN_KEPT = 1000
+"""Unwritten "seen" marks that make the hub write them at once."""
+
 HEARD_KEPT = 20
 """Announced events kept per table until it is next read (beyond, it is read).
 A table someone here has open is read at once; the bound is for cached tables
@@ -84,7 +87,9 @@ class Hub:
         self._unsure = store.shared
         """With several instances and no announcements heard yet, reads query."""
         self._seen: dict[tuple[str, str], int] = {}
-        """What each person has seen, written to the store in batches."""
+        """What each person has seen, written to the store in batches: before each
+        round of notices, and whenever :data:`SEEN_KEPT` marks are waiting."""
+        self._flushing: asyncio.Task[None] | None = None
         self.notifier: Any = None
         """The notifier to wake after a change (set by the app when notices are on)."""
         self._drivers: dict[str, asyncio.Task[None]] = {}
@@ -253,12 +258,19 @@ class Hub:
         key = (player, table_id)
         if self._seen.get(key, 0) < version:
             self._seen[key] = version
+        if len(self._seen) >= SEEN_KEPT and (self._flushing is None or self._flushing.done()):
+            self._flushing = asyncio.create_task(self.flush_seen())
 
     async def flush_seen(self) -> None:
-        """Writes what people have seen since the last flush."""
+        """Writes what people have seen since the last flush (in one transaction)."""
         pending, self._seen = self._seen, {}
-        for (player, table_id), version in pending.items():
-            await self.store.outbox.mark_seen(player, table_id, version)
+        marks = [(player, table_id, version) for (player, table_id), version in pending.items()]
+        try:
+            await self.store.outbox.mark_seen(marks)
+        except Exception:
+            log.exception("writing what people have seen failed")
+            for (player, table_id), version in pending.items():
+                self.saw(player, table_id, version)  # kept for the next flush
 
     def looking(self, player: str, table_id: str) -> bool:
         """Whether ``player`` has the table open (a live connection to it)."""

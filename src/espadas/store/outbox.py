@@ -350,23 +350,22 @@ class Outbox:
             return [json.loads(r.data) for r in rows]
 
     # -- seen -------------------------------------------------------------------------
-    async def mark_seen(self, player: str, table: str, version: int) -> None:
+    async def mark_seen(self, marks: list[tuple[str, str, int]]) -> None:
+        """Records what people were shown, ``(player, table, version)`` each, in one
+        transaction; a version never goes back."""
+        if not marks:
+            return
         async with self.engine.begin() as conn:
-            done = await conn.execute(
-                seen.update()
-                .where(seen.c.player_id == player, seen.c.table_id == table)
-                .values(
-                    version=sa.func.max(seen.c.version, version)
-                    if conn.dialect.name == "sqlite"
-                    else sa.func.greatest(seen.c.version, version)
-                )
+            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            insert = dialect.insert(seen)
+            newest = sa.func.max if conn.dialect.name == "sqlite" else sa.func.greatest
+            await conn.execute(
+                insert.on_conflict_do_update(
+                    index_elements=[seen.c.player_id, seen.c.table_id],
+                    set_={"version": newest(seen.c.version, insert.excluded.version)},
+                ),
+                [{"player_id": p, "table_id": t, "version": v} for p, t, v in marks],
             )
-            if done.rowcount == 0:
-                await conn.execute(
-                    _insert_ignoring(conn, seen).values(
-                        player_id=player, table_id=table, version=version
-                    )
-                )
 
     async def seen_version(self, player: str, table: str) -> int:
         value = await self._scalar(
