@@ -290,14 +290,12 @@ class Hub:
         table = self._tables.get(table_id)
         if table is not None and table.version >= version:
             return  # our own append, already told
-        if table is not None:
-            heard = self._heard.setdefault(table_id, [])
-            if events is None or (heard and heard[-1].seq + 1 != events[0].seq):
-                heard.clear()  # a gap: the next read asks the store
-            else:
+        if table is not None:  # kept only while they follow on (else the store is read)
+            heard = self._heard.pop(table_id, [])
+            if events and (not heard or heard[-1].seq + 1 == events[0].seq):
                 heard += events
-            if not heard or len(heard) > HEARD_KEPT:
-                del self._heard[table_id]
+                if len(heard) <= HEARD_KEPT:
+                    self._heard[table_id] = heard
         self.notify(table_id)
         self.wake_robots(table_id)
         if self.notifier is not None and not self.settings.notice_delay:

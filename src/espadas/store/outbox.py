@@ -39,10 +39,15 @@ def unstamp(text: str) -> datetime:
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
 
 
+def _insert(conn: AsyncConnection | sa.Connection, table: sa.Table) -> Any:
+    """``INSERT`` in the connection's dialect (which has ``ON CONFLICT``)."""
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    return dialect.insert(table)
+
+
 def _insert_ignoring(conn: AsyncConnection | sa.Connection, table: sa.Table) -> Any:
     """``INSERT … ON CONFLICT DO NOTHING`` in the connection's dialect."""
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    return dialect.insert(table).on_conflict_do_nothing()
+    return _insert(conn, table).on_conflict_do_nothing()
 
 
 def notice_rows(planned: Sequence[Notice]) -> list[dict[str, Any]]:
@@ -356,8 +361,7 @@ class Outbox:
         if not marks:
             return
         async with self.engine.begin() as conn:
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-            insert = dialect.insert(seen)
+            insert = _insert(conn, seen)
             newest = sa.func.max if conn.dialect.name == "sqlite" else sa.func.greatest
             await conn.execute(
                 insert.on_conflict_do_update(
