@@ -4,6 +4,7 @@ over WebSockets (actions over the socket, or over HTTP) and the report adds up."
 from __future__ import annotations
 
 import json
+import platform
 import subprocess
 import sys
 from pathlib import Path
@@ -93,3 +94,43 @@ def test_loadtest_refuses_bad_numbers() -> None:
     )
     assert done.returncode == 2
     assert "must be positive" in done.stderr
+
+
+MMAP_PROBE = """
+import ctypes, sys
+from espadas.cli.serve import _fixed_mmap_threshold
+
+class Info(ctypes.Structure):
+    names = "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost"
+    _fields_ = [(n, ctypes.c_size_t) for n in names.split()]
+
+libc = ctypes.CDLL("libc.so.6")
+libc.mallinfo2.restype = Info
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+if sys.argv[1] == "fixed":
+    _fixed_mmap_threshold()
+libc.free(libc.malloc(4 << 20))  # a freed large block raises glibc's own threshold
+before = libc.mallinfo2().hblks
+block = libc.malloc(200 << 10)
+print(libc.mallinfo2().hblks - before)
+libc.free(block)
+"""
+
+
+@pytest.mark.skipif(
+    platform.libc_ver()[0] != "glibc",
+    reason="glibc's allocator only",
+)
+def test_serve_keeps_large_blocks_mapped_on_their_own() -> None:
+    """With the fixed threshold a 200 KiB block is mapped on its own even after a
+    4 MiB block was freed; with glibc's moving threshold it lands in the heap."""
+
+    def mapped(mode: str) -> int:
+        out = subprocess.run(
+            [sys.executable, "-c", MMAP_PROBE, mode], capture_output=True, text=True, check=True
+        )
+        return int(out.stdout)
+
+    assert mapped("fixed") == 1
+    assert mapped("moving") == 0

@@ -114,12 +114,13 @@ class ResumeIn(BaseModel):
 
 
 # -- dependencies --------------------------------------------------------------
-def hub_of(request: Request) -> Hub:
+async def hub_of(request: Request) -> Hub:
+    """(async: FastAPI runs a plain function dependency in a worker thread.)"""
     hub: Hub = request.app.state.hub
     return hub
 
 
-def settings_of(request: Request) -> Settings:
+async def settings_of(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
