@@ -187,18 +187,13 @@ def _fixed_mmap_threshold() -> None:
     >>> _fixed_mmap_threshold()  # harmless to call again
     """
     import ctypes
-    import ctypes.util
+    import platform
 
-    name = ctypes.util.find_library("c")
-    if name is None or not sys.platform.startswith("linux"):
-        return
-    try:
-        libc = ctypes.CDLL(name)
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
+    if platform.libc_ver()[0] != "glibc":
         return
     m_mmap_threshold = -3
-    mallopt(m_mmap_threshold, MMAP_THRESHOLD)
+    # the process's own symbols hold glibc's (no library search at start)
+    ctypes.CDLL(None).mallopt(m_mmap_threshold, MMAP_THRESHOLD)
 
 
 FULL_COLLECTION_EVERY = 120.0
