@@ -27,6 +27,7 @@ from espadas.engine.card import CARDS, Card, Suit
 from espadas.engine.cardset import DECK, EMPTY, CardSet
 from espadas.engine.deal import deal_cards
 from espadas.engine.errors import (
+    CodecError,
     EspadasError,
     GameOver,
     IllegalAccusation,
@@ -61,6 +62,7 @@ __all__ = [
     "BidValue",
     "Card",
     "CardSet",
+    "CodecError",
     "ConfirmEnd",
     "Deal",
     "EspadasError",

@@ -65,6 +65,10 @@ class ParseError(EspadasError, ValueError):
     """Text that is not a card, a hand or a deal."""
 
 
+class CodecError(ParseError):
+    """A JSON value that is not a bid, a card or a trick (see :mod:`espadas.engine.codec`)."""
+
+
 class InvalidDeal(EspadasError, ValueError):
     """A deal with the wrong number of hands or cards, a duplicate or a removed card."""
 

@@ -122,6 +122,14 @@ class Rules:
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.partnerships else seat
 
+    def partner_of(self, seat: int) -> int | None:
+        """The seat opposite ``seat`` with partnerships, else ``None`` (no partner).
+
+        >>> Rules().partner_of(1), Rules.from_preset("sala", players=5).partner_of(1)
+        (3, None)
+        """
+        return (seat + 2) % 4 if self.partnerships else None
+
     def side_name(self, side: int) -> str:
         """``ns``/``ew`` with partnerships, ``"0"``, ``"1"``, … otherwise."""
         return ("ns", "ew")[side] if self.partnerships else str(side)

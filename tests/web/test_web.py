@@ -28,7 +28,7 @@ from espadas.web.site import create_site
 from server_helpers import free_port, settings_for
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = Path(__file__).resolve().parent.parent / "test-screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "test-screenshots"
 SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
 TARGETS = (
     "main button, main select, main input:not([type=checkbox]):not([type=radio]),"

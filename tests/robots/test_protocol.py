@@ -41,8 +41,8 @@ from espadas.robots.protocol import (
     view_from_request,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = str(Path(__file__).resolve().parent / "fixtures" / "robot_fixture.py")
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = str(Path(__file__).resolve().parents[1] / "fixtures" / "robot_fixture.py")
 ROBOT_CMD = [sys.executable, "-m", "espadas.cli.main", "robot"]
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from espadas.engine import Bid, CardSet, Game, Rules
+from espadas.engine import Game, Rules
 from espadas.engine.errors import ParseError, RecordError
 from espadas.engine.hand import check_deal
 from espadas.engine.record import load_record, replay
@@ -24,39 +24,14 @@ from espadas.tables.commitment import (
     serialize,
     verify_record,
 )
+from table_helpers import swap_one_card, table_game
 
-Record = dict[str, Any]
 FULL = (1 << 52) - 1
 
 
 def documented_bytes(deal: list[str], salt: str) -> bytes:
     """The serialization as the README and the module docstring write it."""
     return ("espadas-deal/1\n" + "\n".join(deal) + "\n" + salt + "\n").encode("utf-8")
-
-
-def table_game(preset: str = "pagat", hands: int = 3, seed: int = 5, **options: Any) -> Record:
-    """A game dealt as a table deals it (fresh deal, commitment shown first), played
-    with random legal actions; its record carries each hand's commitment and salt."""
-    rules = Rules.from_preset(preset, **options)
-    game = Game(rules, first_dealer=1)
-    rng = random.Random(seed)
-    shown: list[tuple[str, str]] = []
-    while not game.over and len(game.finished) < hands:
-        if game.phase == "hand_end":
-            game.next_hand()
-        if game.phase == "dealing":
-            deal, salt = fresh_deal(rules, game.dealer)
-            shown.append((commit(deal_text(deal), salt), salt))  # before any bid
-            game.deal(deal)
-        actions = game.legal_actions()
-        modest = [a for a in actions if isinstance(a, Bid) and a.value in (1, 2, 3)]
-        choices = modest or actions
-        game.apply(choices[int(rng.random() * len(choices))])
-    record = game.record()
-    for entry, (commitment, salt) in zip(record["hands"], shown, strict=True):
-        entry["commitment"] = commitment
-        entry["salt"] = salt
-    return record
 
 
 # the serialization ---------------------------------------------------------------------
@@ -171,14 +146,6 @@ def test_a_table_game_verifies() -> None:
 def test_an_individual_game_verifies() -> None:
     rec = table_game("sala", hands=2, players=5)
     assert [c.status for c in verify_record(rec)] == ["ok", "ok"]
-
-
-def swap_one_card(deal: list[str], a: int, b: int) -> None:
-    """Gives one card of seat ``a`` to seat ``b`` and one of ``b`` to ``a``."""
-    ha, hb = CardSet.parse(deal[a]), CardSet.parse(deal[b])
-    ca, cb = min(ha), min(hb)
-    deal[a] = str(ha - CardSet([ca]) | CardSet([cb]))
-    deal[b] = str(hb - CardSet([cb]) | CardSet([ca]))
 
 
 def test_a_swapped_card_fails_that_hand_only() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from server_helpers import Client, running_server, settings_for
 
-FIXTURE = Path(__file__).parent / "fixtures" / "robot_fixture.py"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "robot_fixture.py"
 
 
 def play_hand(client: Client, table: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import pytest
 
 from espadas.cli.main import main
 from espadas.engine import Game, Rules
-from test_commitment import Record, swap_one_card, table_game
+from table_helpers import Record, swap_one_card, table_game
 
 
 def run_verify(
