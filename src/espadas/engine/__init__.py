@@ -41,8 +41,9 @@ from espadas.engine.errors import (
     RuleError,
     WrongPhase,
 )
-from espadas.engine.game import Accusation, FinishedHand, Game, Result
+from espadas.engine.game import Accusation, Game
 from espadas.engine.hand import Hand, seat_name, trick_winner
+from espadas.engine.result import FinishedHand, Result
 from espadas.engine.rules import OPTIONS, PRESETS, Rules
 from espadas.engine.scoring import HandScore, score_hand
 from espadas.engine.view import FullView, PlayerView, PublicView, Trick, full_view

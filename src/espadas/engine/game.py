@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from espadas.engine.actions import (
     Abandon,
@@ -45,23 +45,13 @@ from espadas.engine.errors import (
     WrongPhase,
 )
 from espadas.engine.hand import Hand, seat_name
+from espadas.engine.result import FinishedHand, Result
 from espadas.engine.rules import Rules
-from espadas.engine.scoring import HandScore, score_hand
+from espadas.engine.scoring import score_hand
 from espadas.engine.view import PlayerView, PublicView, player_view, public_view
 
 PHASES = ("dealing", "bidding", "playing", "hand_end", "game_over")
 REASONS = ("target", "mercy", "renege", "false_accusation", "abandon", "timeout")
-
-
-@dataclass(frozen=True)
-class Result:
-    """How a game ended: the winning side, the reason, and (for abandon, timeout,
-    renege, false accusation) the losing side. ``ranking`` lists every side, best first."""
-
-    winner: int
-    reason: str
-    loser: int | None
-    ranking: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -70,14 +60,6 @@ class Accusation:
     against: int
     after_play: int
     true: bool
-
-
-class FinishedHand(NamedTuple):
-    """The outcome of a scored hand."""
-
-    score: HandScore
-    totals: tuple[int, ...]
-    boston: int | None
 
 
 class Game:
@@ -368,7 +350,7 @@ class Game:
     def abandon(self, seat: int) -> None:
         """``seat`` abandons: its side loses."""
         self._check_seat(seat)
-        self._finish_outside("abandon", self.rules.side_of(seat))
+        self.end_outside_play("abandon", self.rules.side_of(seat))
 
     def timeout(self, seat: int) -> None:
         """The turn limit has passed for ``seat``, the seat to act: its side loses."""
@@ -378,9 +360,11 @@ class Game:
             raise WrongPhase(
                 "not_waiting", f"the game is not waiting for {seat_name(self.rules.players, seat)}"
             )
-        self._finish_outside("timeout", self.rules.side_of(seat))
+        self.end_outside_play("timeout", self.rules.side_of(seat))
 
-    def _finish_outside(self, reason: str, loser: int) -> None:
+    def end_outside_play(self, reason: str, loser: int) -> None:
+        """Ends the game outside play (``"abandon"`` or ``"timeout"``): side ``loser``
+        loses. A record's ``end`` replays through this."""
         self._check_running()
         ranking = self._ranking(loser)
         self.result = Result(ranking[0], reason, loser, ranking)

@@ -15,9 +15,8 @@ import json
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
-from espadas.engine.actions import BLIND_NIL, BidValue
-from espadas.engine.card import Card
 from espadas.engine.cardset import CardSet
+from espadas.engine.codec import bid_from_json, bid_json, card_from_json, cards_json
 from espadas.engine.errors import (
     EspadasError,
     InvalidDeal,
@@ -46,8 +45,8 @@ def game_record(game: Game, players: list[str] | None = None) -> dict[str, Any]:
         entry: dict[str, Any] = {
             "dealer": hand.dealer,
             "deal": [str(CardSet(m)) for m in hand.deal],
-            "bids": list(hand.bid_order),
-            "plays": [str(Card(c)) for c in hand.plays],
+            "bids": [bid_json(b) for b in hand.bid_order],
+            "plays": cards_json(hand.plays),
         }
         acc = game.accusations.get(i)
         if acc is not None:
@@ -155,27 +154,6 @@ def check_record(data: object) -> Rules:
     return rules
 
 
-def _bid_value(raw: object) -> BidValue:
-    if raw == "nil":
-        return 0
-    if raw == BLIND_NIL:
-        return BLIND_NIL
-    if _is_int(raw):
-        return raw
-    raise RuleError(
-        "bid_type", f'{json.dumps(raw)} is not a bid: a bid is 0..N, "nil" or "blind_nil"'
-    )
-
-
-def _card_value(raw: object) -> Card:
-    if not isinstance(raw, str):
-        raise RuleError("card_type", f'{json.dumps(raw)} is not a card such as "QH"')
-    try:
-        return Card.parse(raw)
-    except ParseError:
-        raise RuleError("card_type", f'{json.dumps(raw)} is not a card such as "QH"') from None
-
-
 def replay(data: Mapping[str, Any] | object) -> Game:
     """Replays a record through the engine. Raises :class:`RecordError` for a malformed
     record and :class:`ReplayError` at the first illegal action."""
@@ -198,14 +176,14 @@ def replay(data: Mapping[str, Any] | object) -> Game:
         k = 0
         try:
             for raw in bids:
-                game.bid(_bid_value(raw))
+                game.bid(bid_from_json(raw))
                 k += 1
             for i, raw in enumerate(plays):
                 if acc is not None and acc["after_play"] == i:
                     game.accuse(acc["by"], acc["against"])
                 if game.over:
                     raise RuleError("after_end", f"play {i} comes after the game ended", play=i)
-                game.play(_card_value(raw))
+                game.play(card_from_json(raw))
                 k += 1
             if acc is not None and acc["after_play"] == len(plays):
                 game.accuse(acc["by"], acc["against"])
@@ -215,7 +193,7 @@ def replay(data: Mapping[str, Any] | object) -> Game:
     if end is not None:
         if game.over:
             raise RecordError("end_after_end", "end: the game was already over")
-        game._finish_outside(end["reason"], rules.side_index(end["side"]))
+        game.end_outside_play(end["reason"], rules.side_index(end["side"]))
     return game
 
 

@@ -13,16 +13,16 @@ actions open to that seat. A :class:`PublicView` is the same without any hand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from espadas.engine.actions import BLIND_NIL, Action, Bid, BidValue, Look, Play
 from espadas.engine.card import CARDS, Card
 from espadas.engine.cardset import CardSet
+from espadas.engine.hand import Hand
+from espadas.engine.result import FinishedHand, Result
 from espadas.engine.rules import Rules
-
-if TYPE_CHECKING:
-    from espadas.engine.game import Game, Result
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,33 @@ class FullView(PlayerView):
     hands: tuple[CardSet, ...]
 
 
-def _public_fields(game: Game) -> dict[str, object]:
+class ViewSource(Protocol):
+    """What a view is built from: the parts of a game everyone may see, and its hands.
+    :class:`~espadas.engine.game.Game` has them; this module never imports it (the
+    game imports its views, not the other way round)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def hands(self) -> Sequence[Hand]: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def scores(self) -> Sequence[int]: ...
+    @property
+    def bags(self) -> Sequence[int]: ...
+    @property
+    def finished(self) -> Sequence[FinishedHand]: ...
+    @property
+    def result(self) -> Result | None: ...
+    def legal_actions(self) -> Sequence[Action]: ...
+
+
+def _public_fields(game: ViewSource) -> dict[str, object]:
     rules = game.rules
     n = rules.players
     if not game.hands:
@@ -134,12 +160,12 @@ def _public_fields(game: Game) -> dict[str, object]:
     }
 
 
-def public_view(game: Game) -> PublicView:
+def public_view(game: ViewSource) -> PublicView:
     """The spectators' view of ``game``."""
     return PublicView(**_public_fields(game))  # type: ignore[arg-type]
 
 
-def player_view(game: Game, seat: int) -> PlayerView:
+def player_view(game: ViewSource, seat: int) -> PlayerView:
     """The view of ``seat``: its own hand only, and only once it has looked."""
     fields = _public_fields(game)
     hand_cards: CardSet | None = None
@@ -167,7 +193,7 @@ def player_view(game: Game, seat: int) -> PlayerView:
     )
 
 
-def full_view(game: Game, seat: int) -> FullView:
+def full_view(game: ViewSource, seat: int) -> FullView:
     """Everything: the seat's view and the cards every seat holds now."""
     view = player_view(game, seat)
     held = game.hands[-1].held if game.hands else [0] * game.rules.players
