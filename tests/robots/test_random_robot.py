@@ -14,12 +14,12 @@ from espadas.engine import (
     Bid,
     Game,
     Look,
-    NextHand,
     Play,
     PlayerView,
     Rules,
 )
 from espadas.robots import RandomRobot, Robot
+from robot_helpers import play_robots
 
 CONFIGS: list[tuple[str, dict[str, int]]] = [
     ("estandar", {}),
@@ -39,20 +39,7 @@ def robots_for(rules: Rules, seed: int) -> dict[int, Robot]:
 def run_hands(rules: Rules, seed: int, hands: int) -> list[tuple[int, Action]]:
     """Plays ``hands`` hands with robots in every seat, checking each action."""
     game = Game.new(rules, seed=seed)
-    robots = robots_for(rules, seed)
-    taken: list[tuple[int, Action]] = []
-    while len(game.finished) < hands and not game.over:
-        if game.phase == "hand_end":
-            game.apply(NextHand())
-            continue
-        seat = game.to_act
-        assert seat is not None
-        view = game.view_for(seat)
-        action = robots[seat].act(view)
-        check_action(game, view, action)
-        game.apply(action, by=seat)
-        taken.append((seat, action))
-    return taken
+    return play_robots(game, robots_for(rules, seed), hands=hands, check=check_action)
 
 
 def check_action(game: Game, view: PlayerView, action: Action) -> None:
