@@ -4,9 +4,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from espadas.engine import Action, Game, NextHand, Play, PlayerView
 from espadas.robots import Robot
+
+# The four presets and the other table sizes: (preset, options) for Rules.from_preset.
+TABLES: list[tuple[str, dict[str, Any]]] = [
+    ("estandar", {}),
+    ("pagat", {}),
+    ("cien", {}),
+    ("sala", {}),
+    ("sala", {"players": 3}),
+    ("sala", {"players": 5}),
+    ("sala", {"players": 6}),
+]
 
 Check = Callable[[Game, PlayerView, Action], None]
 Taken = list[tuple[int, Action]]

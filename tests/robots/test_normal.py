@@ -33,16 +33,10 @@ from espadas.robots.bidding import choose_bid, closest_legal, estimate_tricks, n
 from espadas.robots.heuristics import beats
 from espadas.robots.normal import NormalRobot
 from espadas.robots.registry import make_robot
-from robot_helpers import play_robots
+from robot_helpers import TABLES, play_robots
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("estandar", {}),
-    ("pagat", {}),
-    ("cien", {}),
-    ("sala", {}),
-    ("sala", {"players": 3}),
-    ("sala", {"players": 5}),
-    ("sala", {"players": 6}),
+    *TABLES,
     ("sala", {"no_hell": True}),
     ("sala", {"suicide": True}),
     ("sala", {"quicksand": True}),
@@ -110,7 +104,7 @@ def test_closes_a_finished_hand() -> None:
     assert robots[1].act(game.view_for(1)) == NextHand()
 
 
-@pytest.mark.parametrize(("preset", "options"), CONFIGS[:7])
+@pytest.mark.parametrize(("preset", "options"), TABLES)
 def test_deterministic_for_a_seed(preset: str, options: dict[str, Any]) -> None:
     rules = Rules.from_preset(preset, **options)
     assert run_game(rules, 11, hands=1) == run_game(rules, 11, hands=1)

@@ -19,17 +19,7 @@ from espadas.engine import (
     Rules,
 )
 from espadas.robots import RandomRobot, Robot
-from robot_helpers import play_robots
-
-CONFIGS: list[tuple[str, dict[str, int]]] = [
-    ("estandar", {}),
-    ("pagat", {}),
-    ("cien", {}),
-    ("sala", {}),
-    ("sala", {"players": 3}),
-    ("sala", {"players": 5}),
-    ("sala", {"players": 6}),
-]
+from robot_helpers import TABLES, play_robots
 
 
 def robots_for(rules: Rules, seed: int) -> dict[int, Robot]:
@@ -49,7 +39,7 @@ def check_action(game: Game, view: PlayerView, action: Action) -> None:
         assert action.card in game.hand.proper_plays(), "a robot never reneges"
 
 
-@pytest.mark.parametrize(("preset", "options"), CONFIGS)
+@pytest.mark.parametrize(("preset", "options"), TABLES)
 def test_legal_over_many_views(preset: str, options: dict[str, int]) -> None:
     rules = Rules.from_preset(preset, **options)
     for seed in range(6):
@@ -58,7 +48,7 @@ def test_legal_over_many_views(preset: str, options: dict[str, int]) -> None:
         assert len(plays) >= rules.hand_size * rules.players
 
 
-@pytest.mark.parametrize(("preset", "options"), CONFIGS)
+@pytest.mark.parametrize(("preset", "options"), TABLES)
 def test_deterministic_for_a_seed(preset: str, options: dict[str, int]) -> None:
     rules = Rules.from_preset(preset, **options)
     assert run_hands(rules, 11, hands=1) == run_hands(rules, 11, hands=1)
