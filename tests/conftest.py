@@ -1,3 +1,65 @@
 """Shared fixtures of the suite. The test folders follow the layers (engine, robots,
 tables, store, server, web, cli); the helpers they share live beside this file
-(``engine_helpers``, ``server_helpers``) and import from here as plain modules."""
+(``engine_helpers``, ``robot_helpers``, ``server_helpers``, ``table_helpers``) and
+are imported as plain modules.
+
+The server fixture: ``base`` is the address of a real server (uvicorn, API and
+pages) that runs for the whole test module. A module changes its settings by
+overriding ``server_options``, and runs each of its tests on several databases with
+``pytestmark = pytest.mark.databases("sqlite", "postgresql")`` (SQLite alone
+otherwise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "databases(*kinds): run the module's tests once per database of its server"
+        " ('sqlite', 'postgresql')",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    marker = metafunc.definition.get_closest_marker("databases")
+    if marker is not None and "database" in metafunc.fixturenames:
+        metafunc.parametrize("database", marker.args, indirect=True, scope="module")
+
+
+@pytest.fixture(scope="module")
+def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """The database of the module's server: ``None`` for a SQLite file in its data
+    folder, or the address of a fresh PostgreSQL database (``"postgresql"``)."""
+    kind = getattr(request, "param", "sqlite")
+    if kind == "sqlite":
+        yield None
+        return
+    assert kind == "postgresql", kind
+    from server_helpers import fresh_postgres
+
+    with fresh_postgres() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def server_options() -> dict[str, Any]:
+    """The settings of the module's server besides its data folder and database."""
+    return {"robot_workers": 0, "rate": 10_000, "burst": 10_000}
+
+
+@pytest.fixture(scope="module")
+def base(
+    tmp_path_factory: pytest.TempPathFactory, database: str | None, server_options: dict[str, Any]
+) -> Iterator[str]:
+    """The address of a server that runs for the whole module."""
+    from server_helpers import running_server, settings_for
+
+    settings = settings_for(tmp_path_factory.mktemp("server"), database, **server_options)
+    with running_server(settings) as url:
+        yield url

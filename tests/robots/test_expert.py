@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from engine_helpers import deal_of, start
-from espadas.engine import Card, CardSet, Game, Play, Rules, full_view
+from espadas.engine import Action, Card, CardSet, Game, Play, PlayerView, Rules, full_view
 from espadas.engine.errors import ReplayError
 from espadas.robots.expert import ExpertRobot, OmniscientRobot
+from robot_helpers import play_robots
 
 N, E, S, W = 0, 1, 2, 3
 PAGAT = Rules.from_preset("pagat")
@@ -106,22 +107,16 @@ def test_whole_games_are_legal_and_repeatable(rules: Rules) -> None:
     def run() -> dict[str, object]:
         game = Game.new(rules, seed=11)
         robots = [ExpertRobot(100 + s, budget_ms=5) for s in range(rules.players)]
-        hands = 0
-        while not game.over and hands < 2:
-            if game.phase == "hand_end":
-                hands += 1
-                game.next_hand()
-                continue
-            seat = game.to_act
-            assert seat is not None
-            action = robots[seat].act(game.view_for(seat))
-            assert action in game.legal_actions()
-            if isinstance(action, Play):
-                assert action.card in game.proper_plays()  # never a renege
-            game.apply(action)
+        play_robots(game, robots, hands=2, check=legal_and_proper)
         return game.record()
 
     assert run() == run()
+
+
+def legal_and_proper(game: Game, view: PlayerView, action: Action) -> None:
+    assert action in game.legal_actions()
+    if isinstance(action, Play):
+        assert action.card in game.proper_plays()  # never a renege
 
 
 def test_omniscient_needs_a_full_view() -> None:

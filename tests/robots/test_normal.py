@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import gc
 import random
-import time
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -28,19 +28,15 @@ from espadas.engine import (
     Rules,
     deal_cards,
 )
+from espadas.robots import Robot
 from espadas.robots.bidding import choose_bid, closest_legal, estimate_tricks, nil_chance
 from espadas.robots.heuristics import beats
 from espadas.robots.normal import NormalRobot
 from espadas.robots.registry import make_robot
+from robot_helpers import TABLES, play_robots
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    ("estandar", {}),
-    ("pagat", {}),
-    ("cien", {}),
-    ("sala", {}),
-    ("sala", {"players": 3}),
-    ("sala", {"players": 5}),
-    ("sala", {"players": 6}),
+    *TABLES,
     ("sala", {"no_hell": True}),
     ("sala", {"suicide": True}),
     ("sala", {"quicksand": True}),
@@ -68,22 +64,7 @@ def run_game(
     action against the engine."""
     game = Game.new(rules, seed=seed)
     robots = [NormalRobot(random.Random(seed * 100 + s)) for s in range(rules.players)]
-    taken: list[tuple[int, Action]] = []
-    while len(game.finished) < hands and not game.over:
-        if game.phase == "hand_end":
-            game.apply(NextHand())
-            continue
-        seat = game.to_act
-        assert seat is not None
-        view = game.view_for(seat)
-        start = time.perf_counter()
-        action = robots[seat].act(view)
-        if timings is not None:
-            timings.append(time.perf_counter() - start)
-        check_action(game, view, action)
-        game.apply(action, by=seat)
-        taken.append((seat, action))
-    return taken
+    return play_robots(game, robots, hands=hands, check=check_action, timings=timings)
 
 
 @pytest.mark.parametrize(("preset", "options"), CONFIGS)
@@ -123,7 +104,7 @@ def test_closes_a_finished_hand() -> None:
     assert robots[1].act(game.view_for(1)) == NextHand()
 
 
-@pytest.mark.parametrize(("preset", "options"), CONFIGS[:7])
+@pytest.mark.parametrize(("preset", "options"), TABLES)
 def test_deterministic_for_a_seed(preset: str, options: dict[str, Any]) -> None:
     rules = Rules.from_preset(preset, **options)
     assert run_game(rules, 11, hands=1) == run_game(rules, 11, hands=1)
@@ -288,18 +269,32 @@ def test_never_reneges_beside_a_player_who_does() -> None:
     assert rules.renege == "allowed"
     for seed in range(40):
         game = Game.new(rules, seed=seed)
-        wild = random.Random(seed)
-        robots = [NormalRobot(random.Random(s)) for s in range(4)]
-        while not game.finished:
-            seat = game.to_act
-            assert seat is not None
-            view = game.view_for(seat)
-            if seat == seed % 4:
-                action = wild.choice(view.legal)  # any accepted card, reneges included
-            else:
-                action = robots[seat].act(view)
-                check_action(game, view, action)
-            game.apply(action, by=seat)
+        wild = seed % 4
+        robots: list[Robot] = [NormalRobot(random.Random(s)) for s in range(4)]
+        robots[wild] = WildPlayer(random.Random(seed))
+        play_robots(game, robots, check=checked_but(wild))  # the whole game, to its end
+        assert game.over and len(game.hands) > 1
+        assert any(hand.reneged(wild) for hand in game.hands), f"seed {seed}: no renege"
+
+
+def checked_but(wild: int) -> Callable[[Game, PlayerView, Action], None]:
+    """``check_action`` for the actions of every seat but ``wild``."""
+
+    def check(game: Game, view: PlayerView, action: Action) -> None:
+        if view.seat != wild:
+            check_action(game, view, action)
+
+    return check
+
+
+class WildPlayer:
+    """Any card the table accepts, reneges included."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def act(self, view: PlayerView) -> Action:
+        return self.rng.choice(view.legal)
 
 
 def test_wins_cheaply_while_tricks_are_needed() -> None:

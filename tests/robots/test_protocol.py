@@ -7,7 +7,6 @@ import json
 import random
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from espadas.robots.protocol import (
     response_for,
     view_from_request,
 )
+from robot_helpers import play_robots
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = str(Path(__file__).resolve().parents[1] / "fixtures" / "robot_fixture.py")
@@ -77,21 +77,7 @@ def play_game(
     game: Game, robots: Mapping[int, Robot], *, max_hands: int = 12, max_seconds: float = 60
 ) -> Game:
     """Plays until the game is over; checks each action is legal and no renege."""
-    start = time.monotonic()
-    while not game.over:
-        assert len(game.hands) <= max_hands, "the game does not end"
-        assert time.monotonic() - start < max_seconds, "the game is too slow"
-        if game.phase == "hand_end":
-            game.apply(NextHand())
-            continue
-        seat = game.to_act
-        assert seat is not None
-        view = game.view_for(seat)
-        action = robots[seat].act(view)
-        assert action in view.legal
-        if isinstance(action, Play):
-            assert action.card in view.proper_plays
-        game.apply(action)
+    play_robots(game, robots, max_hands=max_hands, max_seconds=max_seconds)
     return game
 
 

@@ -14,22 +14,12 @@ from espadas.engine import (
     Bid,
     Game,
     Look,
-    NextHand,
     Play,
     PlayerView,
     Rules,
 )
 from espadas.robots import RandomRobot, Robot
-
-CONFIGS: list[tuple[str, dict[str, int]]] = [
-    ("estandar", {}),
-    ("pagat", {}),
-    ("cien", {}),
-    ("sala", {}),
-    ("sala", {"players": 3}),
-    ("sala", {"players": 5}),
-    ("sala", {"players": 6}),
-]
+from robot_helpers import TABLES, play_robots
 
 
 def robots_for(rules: Rules, seed: int) -> dict[int, Robot]:
@@ -39,20 +29,7 @@ def robots_for(rules: Rules, seed: int) -> dict[int, Robot]:
 def run_hands(rules: Rules, seed: int, hands: int) -> list[tuple[int, Action]]:
     """Plays ``hands`` hands with robots in every seat, checking each action."""
     game = Game.new(rules, seed=seed)
-    robots = robots_for(rules, seed)
-    taken: list[tuple[int, Action]] = []
-    while len(game.finished) < hands and not game.over:
-        if game.phase == "hand_end":
-            game.apply(NextHand())
-            continue
-        seat = game.to_act
-        assert seat is not None
-        view = game.view_for(seat)
-        action = robots[seat].act(view)
-        check_action(game, view, action)
-        game.apply(action, by=seat)
-        taken.append((seat, action))
-    return taken
+    return play_robots(game, robots_for(rules, seed), hands=hands, check=check_action)
 
 
 def check_action(game: Game, view: PlayerView, action: Action) -> None:
@@ -62,7 +39,7 @@ def check_action(game: Game, view: PlayerView, action: Action) -> None:
         assert action.card in game.hand.proper_plays(), "a robot never reneges"
 
 
-@pytest.mark.parametrize(("preset", "options"), CONFIGS)
+@pytest.mark.parametrize(("preset", "options"), TABLES)
 def test_legal_over_many_views(preset: str, options: dict[str, int]) -> None:
     rules = Rules.from_preset(preset, **options)
     for seed in range(6):
@@ -71,7 +48,7 @@ def test_legal_over_many_views(preset: str, options: dict[str, int]) -> None:
         assert len(plays) >= rules.hand_size * rules.players
 
 
-@pytest.mark.parametrize(("preset", "options"), CONFIGS)
+@pytest.mark.parametrize(("preset", "options"), TABLES)
 def test_deterministic_for_a_seed(preset: str, options: dict[str, int]) -> None:
     rules = Rules.from_preset(preset, **options)
     assert run_hands(rules, 11, hands=1) == run_hands(rules, 11, hands=1)

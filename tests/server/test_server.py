@@ -4,9 +4,7 @@ clients, on a SQLite file and on the PostgreSQL of this machine."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -15,22 +13,23 @@ import pytest
 from espadas.engine import CardSet, Rules
 from espadas.tables.clock import FakeClock
 from espadas.tables.commitment import verify_record
-from server_helpers import Client, Listener, card_strings, fresh_postgres, running_server
-from server_helpers import settings_for as make_settings
+from server_helpers import Client, Listener, card_strings
 
 CLOCK = FakeClock()
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def base(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("server")
-    with contextlib.ExitStack() as stack:
-        db = None if request.param == "sqlite" else stack.enter_context(fresh_postgres())
-        settings = make_settings(
-            tmp, db, clock=CLOCK, robot_workers=0, rate=10_000, burst=10_000, robot_budget_ms=20
-        )
-        with running_server(settings) as url:
-            yield url
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="module")
+def server_options() -> dict[str, Any]:
+    return {
+        "clock": CLOCK,
+        "robot_workers": 0,
+        "rate": 10_000,
+        "burst": 10_000,
+        "robot_budget_ms": 20,
+    }
 
 
 def new_client(base: str, name: str, lang: str = "es") -> Client:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 from collections.abc import Iterator
@@ -12,23 +11,14 @@ import httpx
 import pytest
 
 from espadas.tables.clock import FakeClock
-from server_helpers import Client, Listener, fresh_postgres, running_server, settings_for
+from server_helpers import Client, Listener, running_server, settings_for
+
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def base(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with contextlib.ExitStack() as stack:
-        db = None if request.param == "sqlite" else stack.enter_context(fresh_postgres())
-        settings = settings_for(
-            tmp_path_factory.mktemp("hostile"),
-            db,
-            clock=FakeClock(),
-            robot_workers=0,
-            rate=10_000,
-            burst=10_000,
-        )
-        with running_server(settings) as url:
-            yield url
+@pytest.fixture(scope="module")
+def server_options() -> dict[str, Any]:
+    return {"clock": FakeClock(), "robot_workers": 0, "rate": 10_000, "burst": 10_000}
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,13 +18,10 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from espadas.engine import CardSet
-from espadas.web.site import create_site
-from server_helpers import free_port, settings_for
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "test-screenshots"
@@ -34,23 +30,6 @@ TARGETS = (
     "main button, main select, main input:not([type=checkbox]):not([type=radio]),"
     " main summary, header button, header select"
 )
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    settings = settings_for(
-        tmp_path_factory.mktemp("web"), robot_workers=0, rate=10_000, burst=10_000
-    )
-    port = free_port()
-    config = uvicorn.Config(create_site(settings), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(30)
 
 
 @pytest.fixture(scope="module")
