@@ -70,7 +70,7 @@ def steps_by_definition(record: Record) -> list[dict[str, Any]]:
     return steps
 
 
-FORCED = [
+FORCED: list[dict[str, Any]] = [
     {"players": 4, "partnerships": True},
     {"players": 4, "renege": "allowed", "partnerships": True},
     {"players": 5, "partnerships": False},
