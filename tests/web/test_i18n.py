@@ -7,7 +7,10 @@ translation fails here.
 from __future__ import annotations
 
 import ast
+import json
+import re
 import string
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +31,13 @@ from espadas.engine import (
 from espadas.engine.errors import RecordError
 from espadas.engine.record import replay
 from espadas.i18n import (
+    CATALOG,
     ERRORS,
+    LANGS,
+    SECTIONS,
     TABLE_ERRORS,
     UI,
+    WEB,
     bid_name,
     error_text,
     has_text,
@@ -39,6 +46,7 @@ from espadas.i18n import (
 )
 
 ENGINE = Path(espadas.engine.__file__).parent
+SOURCES = Path(espadas.__file__).parent
 ERROR_CLASSES = {
     "RuleError",
     "WrongPhase",
@@ -141,9 +149,9 @@ def _variants(value: str | tuple[str, ...]) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else value
 
 
-@pytest.mark.parametrize("key", sorted({**ERRORS, **UI, **TABLE_ERRORS}))
+@pytest.mark.parametrize("key", sorted(CATALOG))
 def test_both_languages_use_the_same_parameters(key: str) -> None:
-    entry = {**ERRORS, **UI, **TABLE_ERRORS}[key]
+    entry = CATALOG[key]
     assert set(entry) == {"es", "en"}
     es = [_fields(t) for t in _variants(entry["es"])]
     en = [_fields(t) for t in _variants(entry["en"])]
@@ -154,7 +162,43 @@ def test_error_and_interface_keys_do_not_clash() -> None:
     assert not set(ERRORS) & set(UI)
     assert not set(ERRORS) & set(TABLE_ERRORS)
     assert not set(UI) & set(TABLE_ERRORS)
+    assert not set(WEB) & (set(ERRORS) | set(UI) | set(TABLE_ERRORS))
     assert all(k.startswith(("ui.", "api.", "mail.", "page.")) for k in UI)
+    assert len(CATALOG) == len(ERRORS) + len(UI) + len(TABLE_ERRORS) + len(WEB)
+
+
+def test_the_catalog_files_have_the_same_sections_and_keys() -> None:
+    data = {
+        lang: json.loads(files("espadas.i18n").joinpath(f"{lang}.json").read_text("utf-8"))
+        for lang in LANGS
+    }
+    for lang in LANGS:
+        assert list(data[lang]) == list(SECTIONS), lang
+    for section in SECTIONS:
+        assert list(data["es"][section]) == list(data["en"][section]), section
+        for key, text in data["es"][section].items():
+            other = data["en"][section][key]
+            assert type(text) is type(other), key
+            if isinstance(text, list):
+                assert len(text) == len(other), key
+
+
+def _python_keys() -> set[str]:
+    """Catalog keys written out in the Python sources, outside the catalog itself."""
+    pattern = re.compile(r"(ui|api|mail|page)\.[a-z0-9_.]+")
+    found: set[str] = set()
+    for path in sorted(SOURCES.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            text = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(text, str) and pattern.fullmatch(text) and not text.endswith("."):
+                found.add(text)
+    return found
+
+
+def test_every_key_the_python_code_uses_exists() -> None:
+    keys = _python_keys()
+    assert {"ui.you", "mail.push.turn", "page.back_home", "ui.verify_ok"} <= keys
+    assert sorted(keys - set(CATALOG)) == []
 
 
 def test_real_errors_from_the_engine() -> None:

@@ -1,8 +1,10 @@
 """Replay of a finished game, trick by trick, with every hand visible.
 
-Each step is the engine's own replay of the record cut after that trick, so
-the rules are never re-implemented here. Only for games that are over: it
-shows every hand.
+One game is driven forward through the record by the engine, so the rules are
+never re-implemented here, and a snapshot is taken after the bids and after
+each trick: linear in the length of the game. Each snapshot is what the engine's
+replay of the record cut at that point would show (``tests/tables`` checks it).
+Only for games that are over: it shows every hand.
 
 >>> from espadas.engine import Game, Rules
 >>> from espadas.robots.random_robot import RandomRobot
@@ -19,61 +21,79 @@ shows every hand.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from espadas.engine import Card, CardSet
-from espadas.engine.record import replay
-
-
-def _cut(record: dict[str, Any], hand: int, plays: int) -> dict[str, Any]:
-    cut = copy.deepcopy(record)
-    cut["hands"] = cut["hands"][: hand + 1]
-    last = cut["hands"][hand]
-    last["plays"] = last.get("plays", [])[:plays]
-    accusation = last.get("accusation")
-    if accusation is not None and accusation["after_play"] > plays:
-        del last["accusation"]
-    cut.pop("end", None)
-    return cut
+from espadas.engine import Card, CardSet, Game
+from espadas.engine.codec import bid_from_json, card_from_json
+from espadas.engine.errors import EspadasError, ReplayError
+from espadas.engine.record import check_record
 
 
 def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The state after bidding and after each trick of every hand: the cards each
-    seat still holds, the last trick, tricks taken, scores and bags."""
-    game = replay(record)
-    rules = game.rules
-    n = rules.players
+    seat still holds, the last trick, tricks taken, scores and bags. Raises
+    :class:`RecordError` for a malformed record and :class:`ReplayError` at the
+    first illegal action, as the engine's replay does."""
+    rules = check_record(record)
+    hands = record["hands"]
+    game = Game(rules, first_dealer=hands[0]["dealer"] if hands else 0)
     steps: list[dict[str, Any]] = []
-    for h, entry in enumerate(record["hands"]):
-        plays = len(entry.get("plays", []))
-        cuts = list(range(0, plays + 1, n))
-        if plays % n:
-            cuts.append(plays)
-        for k in cuts:
-            state = replay(_cut(record, h, k))
-            hand = state.hands[-1]
-            done = hand.completed_tricks()
-            last = done[-1] if done and k else None
-            steps.append(
-                {
-                    "hand_number": h + 1,
-                    "trick_number": len(done) if k else 0,
-                    "dealer": hand.dealer,
-                    "bids": list(entry.get("bids", [])),
-                    "hands": [str(CardSet(m)) for m in hand.held],
-                    "trick": None
-                    if last is None
-                    else {
-                        "leader": last[0],
-                        "cards": [str(Card(c)) for c in last[1]],
-                        "winner": last[2],
-                    },
-                    "tricks_taken": list(hand.tricks),
-                    "scores": list(state.scores),
-                    "bags": list(state.bags),
-                    "sides": rules.side_names(),
-                    "players": n,
-                }
-            )
+    for h, entry in enumerate(hands):
+        if h > 0:
+            try:
+                game.next_hand()
+            except EspadasError as exc:
+                raise ReplayError(h, 0, f"hand {h} cannot follow hand {h - 1}: {exc}") from None
+        game.deal([int(CardSet.parse(t)) for t in entry["deal"]])
+        _drive_hand(game, h, entry, steps)
     return steps
+
+
+def _drive_hand(game: Game, h: int, entry: dict[str, Any], steps: list[dict[str, Any]]) -> None:
+    """Plays hand ``h`` of the record, appending a snapshot after the bids, after
+    every ``players`` plays and after the last play."""
+    n = game.rules.players
+    plays = entry.get("plays", [])
+    accusation = entry.get("accusation")
+    k = 0
+    try:
+        for raw in entry.get("bids", []):
+            game.bid(bid_from_json(raw))
+            k += 1
+        for i in range(len(plays) + 1):
+            if accusation is not None and accusation["after_play"] == i:
+                game.accuse(accusation["by"], accusation["against"])
+            if i % n == 0 or i == len(plays):
+                steps.append(_snapshot(game, h, entry, i))
+            if i < len(plays):
+                game.play(card_from_json(plays[i]))
+                k += 1
+    except EspadasError as exc:
+        raise ReplayError(h, k, f"hand {h}, action {k}: {exc}") from None
+
+
+def _snapshot(game: Game, h: int, entry: dict[str, Any], plays: int) -> dict[str, Any]:
+    """What the replay page shows of hand ``h`` after ``plays`` cards."""
+    rules = game.rules
+    hand = game.hands[-1]
+    done = hand.completed_tricks()
+    last = done[-1] if done and plays else None
+    return {
+        "hand_number": h + 1,
+        "trick_number": len(done) if plays else 0,
+        "dealer": hand.dealer,
+        "bids": list(entry.get("bids", [])),
+        "hands": [str(CardSet(m)) for m in hand.held],
+        "trick": None
+        if last is None
+        else {
+            "leader": last[0],
+            "cards": [str(Card(c)) for c in last[1]],
+            "winner": last[2],
+        },
+        "tricks_taken": list(hand.tricks),
+        "scores": list(game.scores),
+        "bags": list(game.bags),
+        "sides": rules.side_names(),
+        "players": rules.players,
+    }

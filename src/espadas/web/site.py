@@ -1,7 +1,9 @@
 """The site: the server's API plus the pages people use, in Spanish or English.
 
-Pages are small HTML shells filled from the same catalog the scripts use
-(``static/i18n/LANG.json``); ES modules do the rest. No build step, no CDN.
+Pages are small HTML shells filled from the same texts the scripts load from
+``/i18n/LANG.json``: the ``interface`` and ``web`` sections of the one catalog,
+:mod:`espadas.i18n` (error texts reach the page already said by the server).
+ES modules do the rest. No build step, no CDN.
 
 >>> page("home", "en").count("<h1>")
 1
@@ -11,17 +13,18 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
 from functools import cache
 from pathlib import Path
 
-from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from espadas.i18n import LANGS
+from espadas.i18n import LANGS, UI, WEB, translate
 from espadas.server.app import create_app
 from espadas.server.language import request_lang
 from espadas.server.settings import Settings
@@ -35,9 +38,20 @@ TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    """The interface texts in ``lang``."""
-    data: dict[str, str] = json.loads((STATIC / "i18n" / f"{lang}.json").read_text("utf-8"))
-    return data
+    """The texts the pages use in ``lang``: the catalog's interface and web sections."""
+    texts: dict[str, str] = {}
+    for key, entry in {**UI, **WEB}.items():
+        text = entry[lang]
+        if isinstance(text, str):
+            texts[key] = text
+    return texts
+
+
+@cache
+def catalog_json(lang: str) -> tuple[bytes, str]:
+    """:func:`catalog` as JSON, and its ETag."""
+    body = json.dumps(catalog(lang), ensure_ascii=False, separators=(",", ":")).encode()
+    return body, '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
 
 
 @cache
@@ -113,6 +127,16 @@ def create_site(settings: Settings | None = None) -> FastAPI:
     async def replay_page(request: Request, table_id: str) -> HTMLResponse:
         return html_page("replay", request, table_id if TABLE_ID.match(table_id) else "")
 
+    @app.get("/i18n/{lang}.json", include_in_schema=False)
+    async def texts(request: Request, lang: str) -> Response:
+        if lang not in LANGS:
+            raise HTTPException(404)
+        body, etag = catalog_json(lang)
+        headers = {"etag": etag, "cache-control": "no-cache"}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
+
     @app.get("/sw.js", include_in_schema=False)
     async def service_worker() -> FileResponse:
         return FileResponse(
@@ -144,10 +168,8 @@ def create_site(settings: Settings | None = None) -> FastAPI:
 
 def message_page(lang: str, key: str, status: int = 200) -> HTMLResponse:
     """A short page that says one thing (a link opened from a mail)."""
-    from espadas.i18n import translate
-
     text = html.escape(translate(key, lang))
-    home = "Volver al inicio" if lang == "es" else "Back to the start"
+    home = html.escape(translate("page.back_home", lang))
     body = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -1,10 +1,10 @@
-// Texts from the catalog (static/i18n/LANG.json); Spanish by default.
+// Texts from the catalog (served at /i18n/LANG.json from espadas.i18n); Spanish by default.
 
 let catalog = {};
 export let lang = document.documentElement.lang || "es";
 
 export async function loadCatalog() {
-  const response = await fetch(`/static/i18n/${lang}.json`);
+  const response = await fetch(`/i18n/${lang}.json`);
   catalog = await response.json();
 }
 
@@ -24,18 +24,18 @@ export const SUITS = ["S", "H", "D", "C"];
 export function cardName(code) {
   const rank = code.slice(0, -1);
   const suit = code.slice(-1);
-  return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
+  return t("card.name", { rank: t(`rank.${rank}`), suit: t(`ui.suit.${suit}`) });
 }
 
 export function bidName(value) {
   if (value === null || value === undefined) return "—";
-  if (value === "blind_nil") return t("bid.blind_nil");
-  if (value === 0) return t("bid.nil");
+  if (value === "blind_nil") return t("ui.bid_blind");
+  if (value === 0) return t("ui.bid_nil");
   return String(value);
 }
 
 export function seatPlace(players, seat) {
-  return players === 4 ? t("seat.letters").split(",")[seat] : t("seat.number", { n: seat + 1 });
+  return players === 4 ? t("seat.letters").split(",")[seat] : t("ui.seat", { seat: seat + 1 });
 }
 
 export function seatLabel(view, seat) {

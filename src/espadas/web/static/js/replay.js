@@ -2,7 +2,7 @@
 // commitment shown as checked by the server.
 import { call } from "./api.js";
 import { cardElement } from "./cards.js";
-import { cardName, seatPlace, t } from "./i18n.js";
+import { bidName, cardName, seatPlace, t } from "./i18n.js";
 import { announce, escapeHtml, setUp, showError } from "./page.js";
 
 const tableId = document.body.dataset.table;
@@ -33,9 +33,8 @@ function render() {
     const section = document.createElement("section");
     section.className = "replay-seat";
     section.setAttribute("aria-label", name(seat));
-    const bid = step.bids[seat] ?? "—";
     section.innerHTML = `<h3>${escapeHtml(name(seat))}${step.dealer === seat ? ` · ${escapeHtml(t("seat.dealer"))}` : ""}</h3>
-<p>${escapeHtml(t("seat.bid", { bid: bid === 0 ? t("bid.nil") : bid === "blind_nil" ? t("bid.blind_nil") : bid }))} · ${escapeHtml(t("seat.tricks", { n: step.tricks_taken[seat] }))}</p>`;
+<p>${escapeHtml(t("seat.bid", { bid: bidName(step.bids[seat]) }))} · ${escapeHtml(t("seat.tricks", { n: step.tricks_taken[seat] }))}</p>`;
     const hand = document.createElement("div");
     hand.className = "hand small";
     for (const card of pbnCards(step.hands[seat])) hand.appendChild(cardElement(card));

@@ -1,0 +1,76 @@
+// The actions row: look, bid, NEXT HAND, confirm the end, accuse, claim and
+// abandon; before the start the creator's setup, after the end the rematch.
+import { bidName, lang, seatLabel, t } from "../i18n.js";
+import { confirmDialog } from "../page.js";
+import { button, send } from "./commands.js";
+import { renderFinished } from "./finish.js";
+import { renderSetup } from "./setup.js";
+import { $, legalOf } from "./view.js";
+
+export function renderActions(v) {
+  const g = v.game;
+  const box = $("actions");
+  box.innerHTML = "";
+  const creator = v.creator;
+  if (v.status === "waiting") {
+    if (creator) renderSetup(v, box);
+    return;
+  }
+  if (v.you === null) {
+    renderFinished(v, box);
+    return;
+  }
+  const bids = legalOf("bid");
+  if (legalOf("look").length) {
+    box.appendChild(button(t("action.look"), () => send("look"), "primary"));
+  }
+  if (bids.length) {
+    const wrap = document.createElement("div");
+    wrap.className = "bid-row";
+    const label = document.createElement("label");
+    label.htmlFor = "bid";
+    label.textContent = t("action.your_bid");
+    const select = document.createElement("select");
+    select.id = "bid";
+    for (const a of bids) {
+      const option = document.createElement("option");
+      option.value = JSON.stringify(a.value);
+      option.textContent = bidName(a.value);
+      select.appendChild(option);
+    }
+    const numeric = bids.filter((a) => typeof a.value === "number" && a.value > 0);
+    if (numeric.length) select.value = JSON.stringify(numeric[Math.min(2, numeric.length - 1)].value);
+    wrap.append(label, select, button(t("action.bid"), () => send("bid", JSON.parse(select.value)), "primary"));
+    box.appendChild(wrap);
+  }
+  if (legalOf("next_hand").length) box.appendChild(button(t("action.next_hand"), () => send("next_hand"), "primary"));
+  if (legalOf("confirm_end").length) box.appendChild(button(t("action.confirm_end"), () => send("confirm_end"), "primary"));
+  const accusations = legalOf("accuse");
+  if (accusations.length && !g.result) {
+    for (const a of accusations) {
+      box.appendChild(
+        button(t("action.accuse", { name: seatLabel(v, a.value) }), async () => {
+          if (await confirmDialog(t("confirm.accuse", { name: seatLabel(v, a.value) }))) send("accuse", a.value);
+        }),
+      );
+    }
+  }
+  if (v.claim_at) {
+    const when = new Date(v.claim_at);
+    if (when <= new Date()) {
+      box.appendChild(button(t("action.claim"), () => send("claim"), "primary"));
+    } else {
+      const p = document.createElement("p");
+      p.textContent = t("action.claim_from", { when: when.toLocaleString(lang) });
+      box.appendChild(p);
+    }
+  }
+  if (!g.result) {
+    box.appendChild(
+      button(t("action.abandon"), async () => {
+        if (await confirmDialog(t("confirm.abandon"))) send("abandon");
+      }, "danger"),
+    );
+  }
+  renderFinished(v, box);
+}

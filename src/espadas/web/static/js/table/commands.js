@@ -1,0 +1,48 @@
+// What the page sends to the server: actions, setup requests, the rematch. A
+// refusal is shown and announced; an accepted one brings the new view.
+import { call } from "../api.js";
+import { announce, clearError, showError } from "../page.js";
+import { receive, tableId } from "./view.js";
+
+export async function send(type, value) {
+  const body = value === undefined ? { type } : { type, value };
+  const answer = await call("POST", `/api/tables/${tableId}/actions`, body);
+  if (!answer.ok) {
+    showError(answer.data);
+    announce(answer.data.message || "");
+    return false;
+  }
+  clearError();
+  receive(answer.data);
+  return true;
+}
+
+export async function post(path, body) {
+  const answer = await call("POST", `/api/tables/${tableId}/${path}`, body);
+  if (!answer.ok) {
+    showError(answer.data);
+    announce(answer.data.message || "");
+    return null;
+  }
+  clearError();
+  if (answer.data.version !== undefined) receive(answer.data);
+  return answer.data;
+}
+
+export async function rematch(partner) {
+  const answer = await call("POST", `/api/tables/${tableId}/rematch`, partner === null ? {} : { partner });
+  if (!answer.ok) {
+    showError(answer.data);
+    return;
+  }
+  window.location.href = `/mesa/${answer.data.id}`;
+}
+
+export function button(label, handler, cls = "") {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = label;
+  if (cls) b.className = cls;
+  b.addEventListener("click", handler);
+  return b;
+}

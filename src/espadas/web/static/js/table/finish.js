@@ -1,0 +1,77 @@
+// The end of the game: the rematch buttons, the winner and reason, the reviewed
+// accusation, the chart of the score and the links to the record and the replay.
+import { cardName, seatLabel, sideName, t } from "../i18n.js";
+import { escapeHtml } from "../page.js";
+import { button, rematch } from "./commands.js";
+import { $, reasonText } from "./view.js";
+
+export function renderFinished(v, box) {
+  const g = v.game;
+  if (!g || !g.result) return;
+  if (v.rematch) {
+    const a = document.createElement("a");
+    a.href = `/mesa/${v.rematch}`;
+    a.textContent = t("action.to_rematch");
+    a.className = "button primary";
+    box.appendChild(a);
+  } else if (v.creator) {
+    box.appendChild(button(t("action.rematch_keep"), () => rematch(null), "primary"));
+    if (v.options.partnerships) {
+      for (const seat of [1, 3]) {
+        box.appendChild(button(t("action.rematch_with", { name: seatLabel(v, seat) }), () => rematch(seat)));
+      }
+    }
+  }
+}
+
+function chartSvg(v) {
+  const sides = v.game.sides;
+  const points = sides.map((_, i) => [0, ...v.sheet.map((row) => row.totals[i])]);
+  const all = points.flat();
+  const min = Math.min(0, ...all);
+  const max = Math.max(v.options.target, ...all);
+  const width = 320;
+  const height = 180;
+  const steps = Math.max(1, v.sheet.length);
+  const x = (i) => 30 + (i * (width - 40)) / steps;
+  const y = (value) => 10 + ((max - value) * (height - 30)) / (max - min || 1);
+  const lines = points
+    .map((series, i) => {
+      const path = series.map((value, k) => `${x(k).toFixed(1)},${y(value).toFixed(1)}`).join(" ");
+      return `<polyline class="line line-${i}" points="${path}" fill="none"/>`;
+    })
+    .join("");
+  const legend = sides
+    .map((side, i) => `<text class="legend line-${i}" x="${34 + i * 150}" y="${height - 4}">${escapeHtml(sideName(v, side))}: ${points[i][points[i].length - 1]}</text>`)
+    .join("");
+  const zero = `<line class="axis" x1="30" x2="${width - 10}" y1="${y(0)}" y2="${y(0)}"/>`;
+  const target = `<line class="target" x1="30" x2="${width - 10}" y1="${y(v.options.target)}" y2="${y(v.options.target)}"/>`;
+  return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="chart-title">
+<title id="chart-title">${escapeHtml(t("result.chart"))}</title>${zero}${target}${lines}${legend}</svg>`;
+}
+
+export function renderResult(v) {
+  const g = v.game;
+  const box = $("result");
+  if (!g || !g.result) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const result = g.result;
+  let html = `<h2 id="result-title">${escapeHtml(t("result.title"))}</h2>
+<p>${escapeHtml(t("result.winner", { side: sideName(v, result.winner), reason: reasonText(result.reason) }))}</p>`;
+  if (v.review) {
+    const r = v.review;
+    html += `<h3>${escapeHtml(t("review.title"))}</h3><p>${escapeHtml(t(r.true ? "review.true" : "review.false", { by: seatLabel(v, r.by), against: seatLabel(v, r.against) }))}</p><ol class="review">`;
+    for (const trick of r.tricks) {
+      const cards = trick.cards.map((c) => (trick.reneges.includes(c) ? `<strong>${escapeHtml(cardName(c))} (${escapeHtml(t("review.renege"))})</strong>` : escapeHtml(cardName(c))));
+      html += `<li>${cards.join(", ")}</li>`;
+    }
+    html += "</ol>";
+  }
+  if (v.sheet.length) html += chartSvg(v);
+  html += `<p><a href="/api/tables/${escapeHtml(v.id)}/record" download>${escapeHtml(t("result.download"))}</a>
+ · <a href="/mesa/${escapeHtml(v.id)}/repeticion">${escapeHtml(t("result.replay"))}</a></p>`;
+  box.innerHTML = html;
+}

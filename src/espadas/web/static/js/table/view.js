@@ -1,0 +1,57 @@
+// The table being shown: its id, the latest view the server sent, and what the
+// other modules of the page read from it. Views received (from an answer or the
+// live socket) go to the one handler the page registers with onReceive.
+import { t } from "../i18n.js";
+
+export const tableId = document.body.dataset.table;
+export let view = null;
+let handler = () => {};
+
+export function setView(next) {
+  view = next;
+}
+
+export function onReceive(next) {
+  handler = next;
+}
+
+export function receive(next) {
+  handler(next);
+}
+
+export const $ = (id) => document.getElementById(id);
+
+export function game() {
+  return view ? view.game : null;
+}
+
+export function mySide(v) {
+  if (v.you === null) return null;
+  return v.options.partnerships ? (v.you % 2 === 0 ? "ns" : "ew") : String(v.you);
+}
+
+export function sideOfSeat(v, seat) {
+  return v.options.partnerships ? (seat % 2 === 0 ? "ns" : "ew") : String(seat);
+}
+
+export function seatsOrder(v) {
+  const start = v.you === null ? 0 : v.you;
+  return Array.from({ length: v.players }, (_, i) => (start + i) % v.players);
+}
+
+export function played(g) {
+  const cards = [];
+  for (const trick of [...g.tricks, ...(g.trick ? [g.trick] : [])]) {
+    trick.cards.forEach((card, i) => cards.push({ card, seat: (trick.leader + i) % g.looked.length }));
+  }
+  return cards;
+}
+
+export function legalOf(type) {
+  const g = game();
+  return g ? g.legal.filter((a) => a.type === type) : [];
+}
+
+export function reasonText(reason) {
+  return t(`reason.${reason}`);
+}
