@@ -31,10 +31,11 @@ function chartSvg(v) {
   const min = Math.min(0, ...all);
   const max = Math.max(v.options.target, ...all);
   const width = 320;
-  const height = 180;
+  const rows = Math.ceil(sides.length / 2); // the legend: two sides a row
+  const height = 166 + rows * 14;
   const steps = Math.max(1, v.sheet.length);
   const x = (i) => 30 + (i * (width - 40)) / steps;
-  const y = (value) => 10 + ((max - value) * (height - 30)) / (max - min || 1);
+  const y = (value) => 10 + ((max - value) * 150) / (max - min || 1);
   const lines = points
     .map((series, i) => {
       const path = series.map((value, k) => `${x(k).toFixed(1)},${y(value).toFixed(1)}`).join(" ");
@@ -42,7 +43,7 @@ function chartSvg(v) {
     })
     .join("");
   const legend = sides
-    .map((side, i) => `<text class="legend line-${i}" x="${34 + i * 150}" y="${height - 4}">${escapeHtml(sideName(v, side))}: ${points[i][points[i].length - 1]}</text>`)
+    .map((side, i) => `<text class="legend line-${i}" x="${34 + (i % 2) * 150}" y="${176 + Math.floor(i / 2) * 14}">${escapeHtml(sideName(v, side))}: ${points[i][points[i].length - 1]}</text>`)
     .join("");
   const zero = `<line class="axis" x1="30" x2="${width - 10}" y1="${y(0)}" y2="${y(0)}"/>`;
   const target = `<line class="target" x1="30" x2="${width - 10}" y1="${y(v.options.target)}" y2="${y(v.options.target)}"/>`;
