@@ -17,17 +17,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
-
-from rich.console import Console
-from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
-from rich.progress import Progress as RichProgress
+from typing import TYPE_CHECKING, Any, TextIO
 
 from espadas.cli.options import add_rules_arguments, rules_from_args
 from espadas.robots.arena import DealResult, MatchResult, MatchSpec, check_robots, run_match
 from espadas.robots.chart import write_chart
 from espadas.robots.registry import UnknownRobot
 from espadas.robots.stats import Running
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as RichProgress
 
 
 def add_parser(sub: Any) -> None:
@@ -61,10 +60,15 @@ class Progress:
     second on a terminal, and written once, as it ends, elsewhere."""
 
     def __init__(self, total: int, stream: TextIO, rate: float = 10.0) -> None:
+        # rich is imported here, not with the module: every command imports this one
+        from rich.console import Console
+        from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
+        from rich.progress import Progress as RichProgress
+
         self.total = total
         self.stats = Running()
         self.console = Console(file=stream, highlight=False)
-        self.bar = RichProgress(
+        self.bar: RichProgress = RichProgress(
             BarColumn(bar_width=20),
             TextColumn("{task.completed}/{task.total} deals"),
             TextColumn("{task.fields[margin]}"),
