@@ -15,16 +15,9 @@ from typing import Any
 import pytest
 
 from espadas.cli.main import main
-from espadas.cli.play import (
-    Accusing,
-    Move,
-    TerminalGame,
-    Unknown,
-    Word,
-    cards_text,
-    make_robots,
-    parse_command,
-)
+from espadas.cli.play.grammar import Accusing, Move, Unknown, Word, parse_command
+from espadas.cli.play.screen import cards_text
+from espadas.cli.play.session import TerminalGame, make_robots
 from espadas.engine import (
     BLIND_NIL,
     CARDS,
@@ -179,7 +172,7 @@ def test_strategy_plays_every_preset(preset: str, options: dict[str, int]) -> No
     table, text = strategy_game(rules, 4, "es", prompts=40)
     assert "No entiendo" not in text
     rebuilt = replay(table.record())
-    assert rebuilt.record(["human"] + ["robot:random"] * (rules.players - 1)) == table.record()
+    assert rebuilt.record(["human"] + ["robot:aleatorio"] * (rules.players - 1)) == table.record()
     assert "Fin de la mano 1." in text
 
 
@@ -421,10 +414,51 @@ def test_robot_level_at_the_table(
     code, _ = play_main(monkeypatch, capsys, args, "q\n")
     assert code == 0
     record = load(path)
-    expected = "robot:random" if level == "aleatorio" else f"robot:{level}"
+    expected = f"robot:{level}"
     assert record["players"][1:] == [expected] * 3
     # the first bid (seat 1, left of the human dealer) is that level's robot's bid
     rules = Rules.from_preset("pagat")
     fresh = Game.new(rules, seed=6)
     robot = make_robots(rules, 6, level)[1]
     assert robot.act(fresh.view_for(1)) == Bid(record["hands"][0]["bids"][0])
+
+
+def test_records_written_with_the_old_robot_name_still_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "r.json"
+    code, _ = play_main(monkeypatch, capsys, ["--seed", "4", "--record", str(path)], "3\n" * 20)
+    record = load(path)
+    assert code == 0 and record["players"][1:] == ["robot:normal"] * 3
+    record["players"] = ["human"] + ["robot:random"] * 3  # as play wrote them before
+    game = replay(record)
+    assert game.record(record["players"]) == record
+
+
+def test_the_terminal_board_shows_seats_trick_scores_and_hand_by_suit() -> None:
+    from espadas.cli.play.board import RichConsole
+
+    rules = Rules()
+    table = TerminalGame(rules, 5, "es", ScriptConsole(lambda prompt: None))
+    game = table.game
+    robots = make_robots(rules, 5, "normal")
+    robots[0] = make_robots(rules, 6, "normal")[1]
+    while not (game.phase == "playing" and game.to_act == 0 and game.view_for(0).trick):
+        seat = game.to_act
+        assert seat is not None
+        game.apply(robots[seat].act(game.view_for(seat)))
+    out = io.StringIO()
+    console = RichConsole(file=out, width=90)
+    table.screen.console = console
+    table.screen.show_status()
+    text = out.getvalue()
+    view = game.view_for(0)
+    assert view.hand is not None and view.trick is not None
+    for word in ("Apuestas", "Bazas ganadas", "Contratos", "Puntos", "Te toca jugar."):
+        assert word in text
+    for suit, name in zip("SHDC", ("espadas", "corazones", "diamantes", "tréboles"), strict=True):
+        cards = " ".join(c.symbol for c in view.hand.cards() if str(c)[1] == suit)
+        line = next(line for line in text.splitlines() if f" {name} " in line)
+        assert (cards or "—") in line
+    for card in view.trick.cards:
+        assert card.symbol in text

@@ -4,8 +4,12 @@ deal scoring, individual rotation, faults, the omniscient view, the command line
 from __future__ import annotations
 
 import json
+import os
 import random
+import shlex
+import sys
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -390,6 +394,51 @@ def test_faults_on_the_command_line(
     code, out, _ = run_cli(["ilegal", "aleatorio", "--deals", "2", "--json"], capsys)
     data = json.loads(out)
     assert code == 0 and data["faults"]["A"] > 0 and data["faults"]["B"] == 0
+
+
+# external programs: one process per seat ------------------------------------------------------
+FIXTURE = str(Path(__file__).resolve().parents[1] / "fixtures" / "robot_fixture.py")
+
+
+def fixture_robot(*args: str) -> str:
+    return "cmd:" + shlex.join([sys.executable, FIXTURE, *args])
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_a_cmd_robot_keeps_one_process_per_seat_for_the_whole_match(tmp_path: Path) -> None:
+    log = tmp_path / "pids"
+    result = run_match(spec(fixture_robot("pid", str(log)), "aleatorio", deals=3))
+    pids = [int(p) for p in log.read_text().split()]
+    a = result.tallies["A"]
+    assert a.faults == 0 and len(pids) == len(a.times_ms) > 100
+    # A holds two seats in every play: two programs answer every request
+    assert len(set(pids)) == 2
+    assert all(gone(pid) for pid in set(pids)), "closed at the end of the match"
+
+
+def test_a_cmd_robot_gets_a_fresh_process_after_a_fault(tmp_path: Path) -> None:
+    log = tmp_path / "pids"
+    result = run_match(spec(fixture_robot("pid", str(log), "7"), "aleatorio", deals=2))
+    answers = Counter(log.read_text().split())
+    # every 7th answer of a process is not JSON: a fault, and the next request
+    # goes to a new process
+    assert max(answers.values()) == 7 and len(answers) > 2
+    assert result.tallies["A"].faults == sum(1 for n in answers.values() if n == 7)
+    assert sum(answers.values()) == len(result.tallies["A"].times_ms)
+
+
+def test_a_cmd_robot_with_jobs_gives_the_same_match(tmp_path: Path) -> None:
+    robot = fixture_robot("pid", str(tmp_path / "pids"))
+    one = run_match(spec(robot, "normal", deals=4)).summary()
+    two = run_match(spec(robot, "normal", deals=4), jobs=2).summary()
+    assert without_times(one) == without_times(two)
 
 
 # views ---------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@
 Every deal is played once per seating with the same cards (see
 :mod:`espadas.robots.arena` for the seatings, the scoring and the faults). The
 result goes to stdout, a table or (``--json``) one JSON object; a progress bar
-goes to stderr. A bad robot name, option or count exits with status 2.
+(``rich``) goes to stderr. A bad robot name, option or count exits with status 2.
 """
 
 from __future__ import annotations
@@ -16,15 +16,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from espadas.cli.options import add_rules_arguments, rules_from_args
 from espadas.robots.arena import DealResult, MatchResult, MatchSpec, check_robots, run_match
 from espadas.robots.chart import write_chart
 from espadas.robots.registry import UnknownRobot
 from espadas.robots.stats import Running
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as RichProgress
 
 
 def add_parser(sub: Any) -> None:
@@ -53,53 +55,43 @@ def add_parser(sub: Any) -> None:
 
 
 class Progress:
-    """A one-line progress bar on ``stream``: deals done, running margin ± the 95 %
-    half-width, and the time left; redrawn at most ``rate`` times a second."""
+    """The progress bar on ``stream``, drawn by ``rich``: deals done, the running
+    margin ± the 95 % half-width, the time left; redrawn at most ``rate`` times a
+    second on a terminal, and written once, as it ends, elsewhere."""
 
     def __init__(self, total: int, stream: TextIO, rate: float = 10.0) -> None:
+        # rich is imported here, not with the module: every command imports this one
+        from rich.console import Console
+        from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
+        from rich.progress import Progress as RichProgress
+
         self.total = total
-        self.stream = stream
-        self.interval = 1.0 / rate
         self.stats = Running()
-        self.start = time.monotonic()
-        self.shown = -1.0
-        self.width = 0
+        self.console = Console(file=stream, highlight=False)
+        self.bar: RichProgress = RichProgress(
+            BarColumn(bar_width=20),
+            TextColumn("{task.completed}/{task.total} deals"),
+            TextColumn("{task.fields[margin]}"),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=self.console,
+            refresh_per_second=rate,
+        )
+        self.task = self.bar.add_task("match", total=total, margin="")
+        self.started = False
 
     def update(self, deal: DealResult) -> None:
+        if not self.started:
+            self.bar.start()
+            self.started = True
         self.stats.add(deal.margin)
-        now = time.monotonic()
-        if now - self.shown >= self.interval or self.stats.n == self.total:
-            self.shown = now
-            self.draw(now)
-
-    def draw(self, now: float) -> None:
-        done = self.stats.n
-        frac = done / self.total
-        bar = "#" * int(frac * 20)
         h = self.stats.half_width()
         spread = f" ± {h:.1f}" if h is not None else ""
-        elapsed = now - self.start
-        left = elapsed / done * (self.total - done) if done else 0.0
-        text = (
-            f"[{bar:<20}] {done}/{self.total} deals  margin {self.stats.mean:+.1f}{spread}"
-            f"  ETA {_clock(left)}"
-        )
-        pad = max(0, self.width - len(text))
-        self.width = len(text)
-        self.stream.write("\r" + text + " " * pad)
-        self.stream.flush()
+        self.bar.update(self.task, advance=1, margin=f"margin {self.stats.mean:+.1f}{spread}")
 
     def finish(self) -> None:
-        if self.stats.n:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def _clock(seconds: float) -> str:
-    s = round(seconds)
-    return (
-        f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
-    )
+        if self.started:
+            self.bar.stop()
 
 
 def _error(message: str) -> int:

@@ -29,13 +29,18 @@ seats between plays, and only the difference in their results counts.
   its own robot, made by ``make_robot(name, seed, arena=True, budget_ms=…)`` with a
   seed derived from (match seed, deal, play, seat): a match is the same for a seed,
   whatever the number of worker processes (decision times aside).
+- **Lasting robots.** An external ``cmd:`` program is not started again for every
+  play: the arena keeps one per seat for the whole match (or for the run of deals
+  one worker process plays) and restarts it only after a fault (see
+  :mod:`espadas.robots.roster`).
 - **Faults.** An action that is not among ``view.legal`` (or that the engine
   refuses), an exception from ``act``, or a renege (the arena never accuses, so a
   card that does not follow suit would go unpunished) is a fault of that robot:
   the arena plays for it the first proper card, or its lowest legal non-Nil bid
   (Nil if that is all it may bid). After each play the robot's own ``faults``
   attribute (external programs count their protocol faults) is added and its
-  ``close()`` is called. A ``Look`` is applied and the robot asked again.
+  ``close()`` is called (lasting robots: see above). A ``Look`` is applied and the
+  robot asked again.
 
 >>> from espadas.engine import Rules
 >>> spec = MatchSpec("aleatorio", "aleatorio", Rules.from_preset("pagat"), deals=3, seed=5)
@@ -76,6 +81,7 @@ from espadas.engine import (
 )
 from espadas.robots import registry
 from espadas.robots.base import Robot, fallback
+from espadas.robots.roster import Roster
 from espadas.robots.stats import Running, confidence_interval, mean, percentile, sample_sd
 
 ROLES = ("A", "B")
@@ -271,17 +277,19 @@ def play_hand(
         game.apply(fallback(view), by=seat)
 
 
-def play_deal(spec: MatchSpec, index: int) -> DealResult:
-    """Plays every play of deal ``index`` and scores them."""
+def play_deal(spec: MatchSpec, index: int, seats: Roster | None = None) -> DealResult:
+    """Plays every play of deal ``index`` and scores them; ``seats`` keeps the lasting
+    robots between deals (without it, they are closed after this deal)."""
+    if seats is None:
+        with Roster(spec.make) as own:
+            return play_deal(spec, index, own)
     rules = spec.rules
     dealer, cards = deal_for(rules, spec.seed, index)
     tallies = {role: Tally() for role in ROLES}
     plays: list[PlayResult] = []
     for number, roles in enumerate(seatings(rules)):
-        robots = [
-            spec.make(role, derive_seed(spec.seed, index, number, seat))
-            for seat, role in enumerate(roles)
-        ]
+        seeds = [derive_seed(spec.seed, index, number, seat) for seat in range(len(roles))]
+        robots = seats.robots(roles, seeds)
         game = Game(rules, first_dealer=dealer)
         game.deal(cards)
 
@@ -292,15 +300,10 @@ def play_deal(spec: MatchSpec, index: int) -> DealResult:
             tallies[roles[seat]].faults += 1
 
         try:
-            play_hand(game, robots, decided, fault)
+            play_hand(game, robots, seats.watch(decided), seats.watch_faults(fault))
         finally:
-            for seat, robot in enumerate(robots):
-                own = getattr(robot, "faults", 0)
-                if isinstance(own, int) and not isinstance(own, bool):
-                    tallies[roles[seat]].faults += own
-                close = getattr(robot, "close", None)
-                if callable(close):
-                    close()
+            for seat, faults in enumerate(seats.end_play()):
+                tallies[roles[seat]].faults += faults
         plays.append(_score_play(rules, game, roles, tallies))
     margin = math.fsum(p.margin for p in plays) / len(plays)
     return DealResult(index, dealer, tuple(plays), margin, tallies)
@@ -340,7 +343,8 @@ def _score_play(
 
 # a match -----------------------------------------------------------------------------
 def _play_range(spec: MatchSpec, start: int, stop: int) -> list[DealResult]:
-    return [play_deal(spec, i) for i in range(start, stop)]
+    with Roster(spec.make) as seats:
+        return [play_deal(spec, i, seats) for i in range(start, stop)]
 
 
 def _chunks(deals: int, jobs: int) -> list[tuple[int, int]]:
@@ -363,11 +367,12 @@ def run_match(
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     results: list[DealResult] = []
     if jobs == 1:
-        for i in range(spec.deals):
-            deal = play_deal(spec, i)
-            results.append(deal)
-            if progress is not None:
-                progress(deal)
+        with Roster(spec.make) as seats:
+            for i in range(spec.deals):
+                deal = play_deal(spec, i, seats)
+                results.append(deal)
+                if progress is not None:
+                    progress(deal)
     else:
         chunks = _chunks(spec.deals, jobs)
         with ProcessPoolExecutor(max_workers=min(jobs, len(chunks))) as pool:

@@ -16,11 +16,16 @@ output), ``pipe`` (the request could not be written), ``late``, ``json``,
 
 Details:
 
-- The program starts on the first decision. The first answer after a start may
-  take ``start_grace`` seconds more than ``timeout`` (time to load).
+- The program starts on the first decision and answers request after request,
+  like a UCI engine, until :meth:`ExternalRobot.close`. The first answer after a
+  start may take ``start_grace`` seconds more than ``timeout`` (time to load).
 - A program that stops is started again on the next decision, at most
   :data:`MAX_RESTARTS` times; after that the robot answers every decision
   itself, each one still counted as a fault (``gave up``).
+  :meth:`ExternalRobot.restart` stops it at once (the next decision starts a
+  fresh one); :meth:`ExternalRobot.new_hand` makes the allowance of restarts full
+  again for a robot kept for another hand (the arena keeps one robot per seat for
+  a whole match: ``lasting = True``, see :mod:`espadas.robots.roster`).
 - A late answer is never taken for the answer to a later request: the robot
   keeps count of the requests still unanswered and drops that many lines
   before it reads the next answer. A program more than :data:`MAX_BEHIND`
@@ -160,6 +165,9 @@ class ExternalRobot:
     ``subprocess.DEVNULL`` (the default).
     """
 
+    lasting = True
+    """The arena keeps one such robot (one program) per seat for a whole match."""
+
     def __init__(
         self,
         argv: list[str],
@@ -184,6 +192,7 @@ class ExternalRobot:
         """How many answers of the program were taken."""
         self._program: _Program | None = None
         self._pending: tuple[int, Bid] | None = None
+        self._allowance_from = 0  # starts before this hand's allowance of restarts
 
     # context manager ------------------------------------------------------
     def __enter__(self) -> ExternalRobot:
@@ -214,7 +223,19 @@ class ExternalRobot:
     @property
     def gave_up(self) -> bool:
         """True once the program has stopped for good (after :data:`MAX_RESTARTS`)."""
-        return self._program is None and self.starts > MAX_RESTARTS
+        return self._program is None and self.starts - self._allowance_from > MAX_RESTARTS
+
+    def restart(self) -> None:
+        """Stops the program now (after a fault): the next decision starts a fresh
+        one, a restart like any other."""
+        self._drop()
+
+    def new_hand(self) -> None:
+        """A new hand for a robot that is kept: :data:`MAX_RESTARTS` restarts are
+        allowed again, as for a fresh robot, and a robot that gave up tries again.
+        A running program keeps running."""
+        self._pending = None
+        self._allowance_from = self.starts - (1 if self._program is not None else 0)
 
     def _running(self) -> _Program | None:
         """The program, started or restarted as needed; ``None`` after faults that
@@ -226,7 +247,7 @@ class ExternalRobot:
             program = None
         if program is not None:
             return program
-        if self.starts > MAX_RESTARTS:
+        if self.starts - self._allowance_from > MAX_RESTARTS:
             self._fault("gave up", f"the program stopped; no restart after {MAX_RESTARTS}")
             return None
         self.starts += 1
