@@ -29,9 +29,9 @@ from espadas.engine import (
     deal_cards,
 )
 from espadas.robots.bidding import choose_bid, closest_legal, estimate_tricks, nil_chance
-from espadas.robots.heuristics import beats
 from espadas.robots.normal import NormalRobot
 from espadas.robots.registry import make_robot
+from espadas.robots.tricks import beats
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("estandar", {}),

@@ -180,4 +180,3 @@ def exact_values(
             hands[seat] ^= 1 << c
             out[row, i] = v
     return out
-

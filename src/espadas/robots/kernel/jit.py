@@ -52,4 +52,4 @@ def jit(fn: F) -> F:
     cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
     if cache_file is not None and hasattr(cache_file, "_source_stamp"):
         cache_file._source_stamp = (cache_file._source_stamp, _STAMP)
-    return dispatcher  # type: ignore[no-any-return]
+    return dispatcher  # type: ignore[return-value]

@@ -101,4 +101,3 @@ def playouts(
                 out[row, lead] += 1
                 trick_len = 0
     return out
-

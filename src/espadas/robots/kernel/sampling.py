@@ -147,4 +147,3 @@ def agreement(
                 k = 0
         out[row] = w
     return out
-
