@@ -9,7 +9,7 @@ the odds of who holds what) and the seat's aim for the tricks (win, duck or set)
 ...     game.apply(Bid(3))
 >>> sit = situation(game.view_for(game.to_act), random.Random(1))
 >>> sit.led, sit.mode, sit.partner
-(-1, 'win', 3)
+(-1, 'win', 1)
 """
 
 from __future__ import annotations
