@@ -59,6 +59,7 @@ from espadas.engine import (
     BidValue,
     Card,
     CardSet,
+    CodecError,
     EspadasError,
     Look,
     Play,
@@ -68,7 +69,6 @@ from espadas.engine import (
     trick_winner,
 )
 from espadas.engine.codec import (
-    CodecError,
     bid_from_json,
     bid_json,
     card_from_json,
