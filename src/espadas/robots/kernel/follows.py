@@ -22,12 +22,12 @@ from espadas.robots.kernel.cards import (
     lowest,
     suit_mask,
 )
-from espadas.robots.kernel.jit import jit
+from espadas.robots.kernel.jit import jit_inline
 from espadas.robots.kernel.seats import NO_PARTNER
 from espadas.robots.kernel.tactics import card_value, dump, holds, low_card
 
 
-@jit
+@jit_inline
 def follow_own_nil(
     legal: int,
     unders: int,
@@ -64,7 +64,7 @@ def follow_own_nil(
     return chosen if chosen >= 0 else highest(legal)
 
 
-@jit
+@jit_inline
 def follow_cover(
     legal: int,
     winners: int,
@@ -106,7 +106,7 @@ def follow_cover(
     return chosen
 
 
-@jit
+@jit_inline
 def follow_against_nil(
     legal: int,
     unders: int,
@@ -139,7 +139,7 @@ def follow_against_nil(
     return -1
 
 
-@jit
+@jit_inline
 def follow_duck(
     legal: int,
     unders: int,
@@ -171,7 +171,7 @@ def follow_duck(
     return lowest(legal)
 
 
-@jit
+@jit_inline
 def follow_to_win(
     legal: int,
     winners: int,

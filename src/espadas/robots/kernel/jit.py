@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,9 +46,20 @@ _STAMP = _digest() if COMPILED else ""
 def jit(fn: F) -> F:
     """``fn`` compiled by numba (``cache=True, nogil=True``), or ``fn`` itself without
     numba."""
+    return _compile(fn, "never")
+
+
+def jit_inline(fn: F) -> F:
+    """:func:`jit`, and compiled into each compiled caller rather than called: for
+    the policy's leads and follows, which take arrays (a call that passes arrays
+    counts their references, which costs more than the rest of a small function)."""
+    return _compile(fn, "always")
+
+
+def _compile(fn: F, inline: Literal["never", "always"]) -> F:
     if not COMPILED:  # pragma: no cover
         return fn
-    dispatcher = _njit(cache=True, nogil=True)(fn)
+    dispatcher = _njit(cache=True, nogil=True, inline=inline)(fn)
     cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
     if cache_file is not None and hasattr(cache_file, "_source_stamp"):
         cache_file._source_stamp = (cache_file._source_stamp, _STAMP)

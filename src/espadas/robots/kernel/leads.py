@@ -24,18 +24,18 @@ from espadas.robots.kernel.cards import (
     popcount,
     suit_mask,
 )
-from espadas.robots.kernel.jit import jit
+from espadas.robots.kernel.jit import jit_inline
 from espadas.robots.kernel.seats import NO_PARTNER
 from espadas.robots.kernel.tactics import card_value, holds
 
 
-@jit
+@jit_inline
 def lead_own_nil(legal: int) -> int:
     """Its own Nil: the card of lowest rank."""
     return lowest_rank(legal)
 
 
-@jit
+@jit_inline
 def lead_for_partner_nil(
     legal: int,
     hands: np.ndarray,
@@ -67,7 +67,7 @@ def lead_for_partner_nil(
     return best
 
 
-@jit
+@jit_inline
 def lead_into_nil(
     legal: int,
     hands: np.ndarray,
@@ -109,7 +109,7 @@ def lead_into_nil(
     return -1
 
 
-@jit
+@jit_inline
 def lead_duck(legal: int, hands: np.ndarray, first: int, n: int, threat: np.ndarray) -> int:
     """The contract made: the highest card that loses (side suits first)."""
     best = -1
@@ -127,7 +127,7 @@ def lead_duck(legal: int, hands: np.ndarray, first: int, n: int, threat: np.ndar
     return best
 
 
-@jit
+@jit_inline
 def lead_to_win(
     legal: int,
     hand: int,
@@ -214,7 +214,7 @@ def lead_to_win(
     return best, state
 
 
-@jit
+@jit_inline
 def lead(
     seat: int,
     legal: int,

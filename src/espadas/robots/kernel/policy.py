@@ -18,13 +18,13 @@ from espadas.robots.kernel.follows import (
     follow_own_nil,
     follow_to_win,
 )
-from espadas.robots.kernel.jit import jit
+from espadas.robots.kernel.jit import jit, jit_inline
 from espadas.robots.kernel.leads import lead
 from espadas.robots.kernel.seats import NO_PARTNER
 from espadas.robots.kernel.tactics import side_contract, side_need
 
 
-@jit
+@jit_inline
 def follow(
     seat: int,
     legal: int,
