@@ -228,7 +228,10 @@ def test_sampled_deals_respect_the_view() -> None:
     ids=["4", "3", "5"],
 )
 def test_compiled_exact_search_matches_the_reference(rules: Rules) -> None:
-    from espadas.robots.expert import _exact, _exact_values, _value_for, sample_deals
+    from espadas.robots.expert import sample_deals
+    from espadas.robots.expert.values import exact_value as _exact
+    from espadas.robots.expert.values import exact_values as _exact_values
+    from espadas.robots.expert.values import value_for as _value_for
     from espadas.robots.knowledge import Knowledge
 
     for seed in range(25):

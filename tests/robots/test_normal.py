@@ -30,9 +30,9 @@ from espadas.engine import (
 )
 from espadas.robots import Robot
 from espadas.robots.bidding import choose_bid, closest_legal, estimate_tricks, nil_chance
-from espadas.robots.heuristics import beats
 from espadas.robots.normal import NormalRobot
 from espadas.robots.registry import make_robot
+from espadas.robots.tricks import beats
 from robot_helpers import TABLES, play_robots
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [

@@ -69,7 +69,7 @@ def kernel_playouts(rules: Rules, rng: random.Random, rows: int) -> tuple[int, f
     n = rules.players
     held = np.array([deal_cards(rules, rng, 0) for _ in range(rows)], dtype=np.int64)
     zeros = np.zeros(n, dtype=np.int64)
-    partner = np.array([(s + 2) % 4 if rules.partnerships else -1 for s in range(n)])
+    partner = kernel.partners(rules)
     first = np.full(rows, -1, dtype=np.int64)
     seeds = np.array([rng.getrandbits(31) for _ in range(rows)], dtype=np.int64)
     forbidden = rules.spades_in_first_trick == "forbidden"

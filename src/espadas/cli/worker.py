@@ -21,7 +21,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from arq.worker import Worker
 
-    from espadas.robots.kernel import warm_up
+    from espadas.robots.expert import warm_up
     from espadas.server.robot_queue import QUEUE, worker_settings
 
     warm_up()

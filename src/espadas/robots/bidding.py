@@ -148,7 +148,7 @@ def hand_features(hand: CardSet | int) -> list[float]:
 # number of players. Fitted (least squares, lightly regularised) on the tricks
 # these robots take over 4000 deals per table size when every seat plays to win:
 # with 3 players long hands make more tricks, with 5 or 6 more winners meet ruffs.
-_TRICK_WEIGHTS: dict[int, tuple[float, ...]] = {
+TRICK_WEIGHTS: dict[int, tuple[float, ...]] = {
     3: (0.02, 1.02, 0.94, 0.86, 0.84, 0.88, 0.02, 0.51, 0.66, 0.03, 1.11, 1.0, 0.94, 0.29,
         0.69, 0.63, 0.07, 0.42, 0.25, 0.21, 0.38, 0.36, 0.66, 0.9, 1.03, 0.97, 0.88, -0.72,
         -0.57, 0.13, 0.69, 0.36),
@@ -168,7 +168,7 @@ def estimate_tricks(hand: CardSet | int, rules: Rules) -> float:
     """The tricks ``hand`` should take when its holder plays to win them: a linear
     count of :func:`hand_features` (aces, guarded kings, queens with length, spade
     honours and length, ruffs in short suits) with weights for the table size."""
-    weights = _TRICK_WEIGHTS[rules.players]
+    weights = TRICK_WEIGHTS[rules.players]
     total = weights[0] + sum(w * x for w, x in zip(weights[1:], hand_features(hand), strict=True))
     return min(max(total, 0.0), float(rules.hand_size))
 
@@ -200,7 +200,7 @@ def nil_danger(hand: CardSet | int) -> tuple[float, float, float, int]:
 # spade length, side danger, short suits), fitted on thousands of hands played by
 # these robots (a Nil forced on a seat, the others playing normally), by number
 # of players and partnerships. Alone, nobody covers: Nil is much harder.
-_NIL_WEIGHTS: dict[tuple[int, bool], tuple[float, float, float, float, float]] = {
+NIL_WEIGHTS: dict[tuple[int, bool], tuple[float, float, float, float, float]] = {
     (4, True): (2.03, -0.67, -1.64, -1.09, 0.58),
     (3, False): (0.27, -0.53, -0.47, -3.19, 0.24),
     (4, False): (0.12, -0.75, -0.44, -1.75, 0.37),
@@ -213,7 +213,7 @@ def nil_chance(hand: CardSet | int, rules: Rules) -> float:
     """The chance that ``hand`` takes no trick when its holder bids Nil (and the
     partner, if any, covers): a logistic model of :func:`nil_danger`."""
     honours, length, side, short = nil_danger(hand)
-    w0, w1, w2, w3, w4 = _NIL_WEIGHTS[(rules.players, rules.partnerships)]
+    w0, w1, w2, w3, w4 = NIL_WEIGHTS[(rules.players, rules.partnerships)]
     z = w0 + w1 * honours + w2 * length + w3 * side + w4 * short
     return 1.0 / (1.0 + math.exp(-z))
 
@@ -245,10 +245,6 @@ def closest_legal(legal: list[BidValue], desired: int) -> BidValue:
     return min(numbers, key=lambda b: (abs(b - desired), b))
 
 
-def _partner(view: PlayerView) -> int | None:
-    return (view.seat + 2) % 4 if view.rules.partnerships else None
-
-
 def _is_nil(bid: BidValue | None) -> bool:
     return bid == 0 or bid == BLIND_NIL
 
@@ -261,7 +257,7 @@ def wants_blind_nil(view: PlayerView) -> bool:
     rules = view.rules
     if not any(isinstance(a, Bid) and a.value == BLIND_NIL for a in view.legal):
         return False
-    partner = _partner(view)
+    partner = view.rules.partner_of(view.seat)
     if partner is not None and _is_nil(view.bids[partner]):
         return False
     side = rules.side_of(view.seat)
@@ -277,7 +273,7 @@ def choose_bid(view: PlayerView) -> BidValue:
     legal: list[BidValue] = [a.value for a in view.legal if isinstance(a, Bid)]
     est = estimate_tricks(view.hand, rules)
     p_nil = nil_chance(view.hand, rules)
-    partner = _partner(view)
+    partner = view.rules.partner_of(view.seat)
     partner_bid = view.bids[partner] if partner is not None else None
     partner_nil = _is_nil(partner_bid)
     side = rules.side_of(view.seat)

@@ -30,231 +30,18 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
-from espadas.engine import BLIND_NIL, CARDS, BidValue, Card, PlayerView
-from espadas.engine.cardset import NON_SPADES, SUIT_MASKS
-from espadas.robots.knowledge import (
-    Knowledge,
-    above,
-    below,
-    bits,
-    chance_none,
-    holding_odds,
-    is_master,
-    known_void,
-)
+from espadas.engine import CARDS, Card, PlayerView
+from espadas.engine.cardset import SPADES
+from espadas.robots.knowledge import above, bits, is_master, known_void
+from espadas.robots.odds import card_value, p_beats, p_forced, p_hold
+from espadas.robots.situation import Situation, situation
+from espadas.robots.tricks import beats
 
 SPADE = 3
-SPADES = SUIT_MASKS[SPADE]
 JACK, QUEEN = 9, 10
 SURE = 0.7
 """The chance of holding a trick above which a card counts as a winner."""
-SET_SPARE = 2
-"""Contract made: go for the set when the opponents can spare at most this many
-of the tricks left."""
-
-
-def beats(card: int, best: int, led: int) -> bool:
-    """Whether ``card`` beats ``best``, the card winning a trick led in suit ``led``."""
-    if card >= 39:
-        return best < 39 or card > best
-    return card // 13 == led and best < 39 and card > best
-
-
-def is_nil(bid: BidValue | None) -> bool:
-    """Whether a bid is Nil (blind or not)."""
-    return bid == 0 or bid == BLIND_NIL
-
-
-@dataclass(slots=True)
-class Situation:
-    """Everything the play decision uses, computed once from the view."""
-
-    view: PlayerView
-    k: Knowledge
-    odds: list[list[float]]
-    me: int
-    n: int
-    partner: int | None
-    plays: list[int]
-    """The proper plays, lowest first."""
-    led: int
-    """The suit led to the trick, -1 when this seat leads."""
-    best: int
-    """The card winning the trick so far, -1 when this seat leads."""
-    best_seat: int
-    played: tuple[int, ...]
-    """Seats that have played to this trick."""
-    later: tuple[int, ...]
-    """Seats that play after this one in this trick, in order."""
-    nil_alive: tuple[bool, ...]
-    """Seats that bid Nil and have taken no trick yet."""
-    mode: str
-    """``win`` (tricks needed), ``duck`` (contract made: avoid bags) or ``set``
-    (take tricks to make the opponents fail)."""
-    bust_ok: bool
-    """Whether to try to bust an opponent's Nil."""
-    rng: random.Random
-
-    def mate(self, seat: int) -> bool:
-        """Whether ``seat`` is this seat or its partner."""
-        return seat == self.me or seat == self.partner
-
-    def threats(self, seats: tuple[int, ...] | list[int]) -> list[int]:
-        """The opponents among ``seats`` that try to win tricks (not Nil bidders)."""
-        return [s for s in seats if not self.mate(s) and not self.nil_alive[s]]
-
-    def others(self) -> tuple[int, ...]:
-        """The other seats, in playing order after this one."""
-        return tuple((self.me + i) % self.n for i in range(1, self.n))
-
-    def mine(self, suit: int) -> list[int]:
-        """This seat's cards of ``suit``, lowest first."""
-        return bits(self.k.hand & SUIT_MASKS[suit])
-
-
-def _side_contract(view: PlayerView, side: int) -> tuple[int, int]:
-    """(contract, tricks taken by the side's non-Nil bidders)."""
-    contract = taken = 0
-    for s in view.rules.seats_of(side):
-        b = view.bids[s]
-        if isinstance(b, int) and b > 0:
-            contract += b
-            taken += view.tricks_taken[s]
-    return contract, taken
-
-
-def _mode(view: PlayerView, me: int, nil_alive: tuple[bool, ...]) -> tuple[str, bool]:
-    """The seat's aim for the tricks (see :attr:`Situation.mode`) and whether to
-    go after an opponent's Nil."""
-    rules = view.rules
-    side = rules.side_of(me)
-    remaining = rules.hand_size - sum(view.tricks_taken)
-    contract, taken = _side_contract(view, side)
-    need = contract - taken
-    failed_nil = is_nil(view.bids[me]) and not nil_alive[me]
-    mode = "win" if need > 0 and not failed_nil else "duck"
-    if mode == "duck":
-        # Set the opponents when they can spare at most SET_SPARE more tricks and the
-        # tricks it takes cost us less than their failure costs them.
-        over = max(0, taken - contract) + sum(
-            view.tricks_taken[s] for s in rules.seats_of(side) if is_nil(view.bids[s])
-        )
-        for other in range(rules.sides):
-            if other == side:
-                continue
-            c_o, t_o = _side_contract(view, other)
-            need_o = c_o - t_o
-            if c_o <= 0 or need_o <= 0 or remaining - need_o > SET_SPARE:
-                continue
-            take = remaining - need_o + 1
-            if rules.quicksand:
-                cost = 10 * take
-            elif view.bags[side] + over + take >= 10:
-                cost = 100
-            else:
-                cost = 2 * take
-            if 20 * c_o > cost:
-                mode = "set"
-                break
-    rival_nil = any(nil_alive[s] and rules.side_of(s) != side for s in range(rules.players))
-    bust_ok = rival_nil and not (mode == "win" and need >= remaining)
-    return mode, bust_ok
-
-
-def situation(view: PlayerView, rng: random.Random) -> Situation:
-    """Reads the view once for :func:`choose_play`."""
-    rules = view.rules
-    n = rules.players
-    me = view.seat
-    k = Knowledge(view)
-    trick = view.trick
-    cards = [int(c) for c in trick.cards] if trick is not None else []
-    if cards and trick is not None:
-        led = cards[0] // 13
-        best = cards[0]
-        best_seat = trick.leader
-        for i, c in enumerate(cards[1:], 1):
-            if beats(c, best, led):
-                best, best_seat = c, (trick.leader + i) % n
-        played = tuple((trick.leader + i) % n for i in range(len(cards)))
-    else:
-        led = best = best_seat = -1
-        played = ()
-    later = tuple((me + i) % n for i in range(1, n - len(cards)))
-    nil_alive = tuple(is_nil(view.bids[s]) and view.tricks_taken[s] == 0 for s in range(n))
-    mode, bust_ok = _mode(view, me, nil_alive)
-    return Situation(
-        view=view,
-        k=k,
-        odds=holding_odds(k),
-        me=me,
-        n=n,
-        partner=(me + 2) % 4 if rules.partnerships else None,
-        plays=bits(view.proper_plays),
-        led=led,
-        best=best,
-        best_seat=best_seat,
-        played=played,
-        later=later,
-        nil_alive=nil_alive,
-        mode=mode,
-        bust_ok=bust_ok,
-        rng=rng,
-    )
-
-
-# Odds -----------------------------------------------------------------------
-
-
-def p_beats(sit: Situation, seat: int, best: int, led: int) -> float:
-    """The chance that ``seat`` holds a card that beats ``best`` in a trick led in
-    ``led`` (and so can take the trick if it wants to)."""
-    row = sit.odds[seat]
-    poss = sit.k.possible(seat)
-    if led == SPADE:
-        return 1.0 - chance_none(row, poss & above(best))
-    p_void = chance_none(row, poss & SUIT_MASKS[led])
-    if best >= 39:
-        return p_void * (1.0 - chance_none(row, poss & above(best)))
-    p_higher = 1.0 - chance_none(row, poss & above(best))
-    p_trump = 1.0 - chance_none(row, poss & SPADES)
-    return min(1.0, p_higher + p_void * p_trump)
-
-
-def p_forced(sit: Situation, seat: int, bar: int, led: int) -> float:
-    """The chance that ``seat``, trying not to win, must play above ``bar`` (the
-    best card when its turn comes) in a trick led in ``led``."""
-    row = sit.odds[seat]
-    poss = sit.k.possible(seat)
-    p_void = chance_none(row, poss & SUIT_MASKS[led])
-    if bar >= 39 and led != SPADE:
-        # Trumped: following suit is safe; void, it is forced only with nothing
-        # but higher spades.
-        return p_void * chance_none(row, poss & (NON_SPADES | below(bar)))
-    forced = max(0.0, chance_none(row, poss & SUIT_MASKS[led] & below(bar)) - p_void)
-    if led != SPADE:
-        forced += p_void * chance_none(row, poss & NON_SPADES)
-    return min(1.0, forced)
-
-
-def p_hold(sit: Situation, card: int, led: int, seats: tuple[int, ...] | list[int]) -> float:
-    """The chance that ``card``, best in a trick led in ``led``, is not beaten by
-    the opponents among ``seats`` who try to win tricks."""
-    p = 1.0
-    for s in sit.threats(seats):
-        p *= 1.0 - p_beats(sit, s, card, led)
-    return p
-
-
-def card_value(sit: Situation, card: int) -> float:
-    """Roughly the chance that ``card`` takes a trick later on: high when few unseen
-    cards of its suit outrank it; a spade always keeps some ruffing value."""
-    higher = (sit.k.unseen & above(card)).bit_count()
-    if card >= 39:
-        return max(0.25, 1.0 - 0.3 * higher)
-    return max(0.0, 1.0 - 0.45 * higher)
 
 
 # Shedding -------------------------------------------------------------------
@@ -415,11 +202,10 @@ def _bust_lead(sit: Situation) -> int | None:
         total = 0.0
         for o in rivals:
             f = p_forced(sit, o, c, suit)
-            if rules.partnerships:
-                mate = (o + 2) % 4
-                if not sit.nil_alive[mate]:
-                    cover = p_beats(sit, mate, c, suit)
-                    f *= 1.0 - (0.8 if others.index(mate) < others.index(o) else 0.5) * cover
+            mate = rules.partner_of(o)
+            if mate is not None and not sit.nil_alive[mate]:
+                cover = p_beats(sit, mate, c, suit)
+                f *= 1.0 - (0.8 if others.index(mate) < others.index(o) else 0.5) * cover
             total += f
         score = total - 0.1 * card_value(sit, c)
         if score > best_score:

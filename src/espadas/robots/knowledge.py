@@ -17,9 +17,7 @@ from __future__ import annotations
 import random
 
 from espadas.engine import PlayerView, Trick
-from espadas.engine.cardset import NON_SPADES, SUIT_MASKS
-
-FULL = (1 << 52) - 1
+from espadas.engine.cardset import FULL, NON_SPADES, SUIT_MASKS
 
 
 class Knowledge:

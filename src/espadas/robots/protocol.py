@@ -59,6 +59,7 @@ from espadas.engine import (
     BidValue,
     Card,
     CardSet,
+    CodecError,
     EspadasError,
     Look,
     Play,
@@ -66,6 +67,15 @@ from espadas.engine import (
     Rules,
     Trick,
     trick_winner,
+)
+from espadas.engine.codec import (
+    bid_from_json,
+    bid_json,
+    card_from_json,
+    card_json,
+    cards_json,
+    trick_from_json,
+    trick_json,
 )
 
 PROTOCOL = "espadas-robot/1"
@@ -110,10 +120,6 @@ class ProtocolFault(ValueError):
 # caller side: view -> request, answer -> action
 
 
-def _trick_object(trick: Trick) -> dict[str, Any]:
-    return {"leader": trick.leader, "cards": [str(c) for c in trick.cards]}
-
-
 def request_for(view: PlayerView) -> dict[str, Any]:
     """The request asking ``view.seat`` for its bid or card (every key present).
 
@@ -128,13 +134,13 @@ def request_for(view: PlayerView) -> dict[str, Any]:
     legal: list[Any]
     if view.phase == "bidding":
         phase = "bid"
-        legal = [a.value for a in view.legal if isinstance(a, Bid)]
+        legal = [bid_json(a.value) for a in view.legal if isinstance(a, Bid)]
     else:
         phase = "play"
-        legal = [str(c) for c in reversed(view.proper_plays)]
+        legal = cards_json(reversed(view.proper_plays))
     if not legal:
         raise ValueError(f"seat {view.seat} has no legal bid or card")
-    hand = [] if view.hand is None else [str(c) for c in reversed(view.hand)]
+    hand = [] if view.hand is None else cards_json(reversed(view.hand))
     sides = rules.side_names()
     return {
         "protocol": PROTOCOL,
@@ -144,9 +150,9 @@ def request_for(view: PlayerView) -> dict[str, Any]:
         "seat": view.seat,
         "dealer": view.dealer,
         "hand": hand,
-        "bids": list(view.bids),
-        "tricks": [_trick_object(t) for t in view.tricks],
-        "trick": None if view.trick is None else _trick_object(view.trick),
+        "bids": [None if b is None else bid_json(b) for b in view.bids],
+        "tricks": [trick_json(t.leader, t.cards) for t in view.tricks],
+        "trick": None if view.trick is None else trick_json(view.trick.leader, view.trick.cards),
         "scores": dict(zip(sides, view.scores, strict=True)),
         "bags": dict(zip(sides, view.bags, strict=True)),
         "legal": legal,
@@ -216,17 +222,20 @@ def parse_response(obj: Any, request: Mapping[str, Any]) -> Action:
     value = obj[key]
     legal = request["legal"]
     if key == "bid":
-        if not ((isinstance(value, int) and not isinstance(value, bool)) or value == BLIND_NIL):
-            raise ProtocolFault(f'a bid is an integer or "blind_nil", not {_show(value)}', "type")
-        if value not in legal:
+        try:
+            bid = bid_from_json(value, nil_word=False)  # "nil" is no bid in this protocol
+        except CodecError:
+            message = f'a bid is an integer or "blind_nil", not {_show(value)}'
+            raise ProtocolFault(message, "type") from None
+        if bid not in legal:
             shown = " ".join(str(b) for b in legal)
             raise ProtocolFault(f"{_show(value)} is not a legal bid now; legal: {shown}", "illegal")
-        return Bid(value)
+        return Bid(bid)
     if not isinstance(value, str):
         raise ProtocolFault(f'a card is a string such as "QH", not {_show(value)}', "type")
     try:
-        card = Card.parse(value)
-    except EspadasError:
+        card = card_from_json(value)
+    except CodecError:
         raise ProtocolFault(f'{_show(value)} is not a card (write it as "QH")', "type") from None
     if str(card) not in legal:
         raise ProtocolFault(f"{card} is not a legal card now; legal: {' '.join(legal)}", "illegal")
@@ -256,9 +265,9 @@ def response_for(action: Action) -> dict[str, Any]:
     ({'bid': 3}, {'card': 'QH'})
     """
     if isinstance(action, Bid):
-        return {"bid": action.value}
+        return {"bid": bid_json(action.value)}
     if isinstance(action, Play):
-        return {"card": str(action.card)}
+        return {"card": card_json(action.card)}
     raise ValueError(f"{action!r} cannot be sent as an answer: only a bid or a card")
 
 
@@ -281,8 +290,8 @@ def _card(value: Any, where: str) -> Card:
     if not isinstance(value, str):
         raise _fault(f'{where}: a card is a string such as "QH", not {_show(value)}')
     try:
-        return Card.parse(value)
-    except EspadasError:
+        return card_from_json(value)
+    except CodecError:
         raise _fault(f"{where}: {_show(value)} is not a card") from None
 
 
@@ -293,8 +302,14 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
 
 
 def _trick(value: Any, where: str, n: int) -> tuple[int, tuple[Card, ...]]:
+    """(leader, cards) of a trick. Requests carry no ``winner`` (the codec would read
+    one), and a trick with too many cards comes back for the caller to refuse."""
     if not isinstance(value, dict) or set(value) != {"leader", "cards"}:
         raise _fault(f'{where} must be {{"leader": SEAT, "cards": [...]}}, not {_show(value)}')
+    try:
+        return trick_from_json(value, n)
+    except CodecError:
+        pass  # said below as the protocol says it
     leader = value["leader"]
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < n:
         raise _fault(f"{where}: leader must be a seat 0..{n - 1}, not {_show(leader)}")
@@ -302,11 +317,10 @@ def _trick(value: Any, where: str, n: int) -> tuple[int, tuple[Card, ...]]:
 
 
 def _bid_value(value: Any, where: str, size: int) -> BidValue:
-    if value == BLIND_NIL:
-        return BLIND_NIL
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= size:
-        raise _fault(f'{where}: a bid is 0..{size} or "blind_nil", not {_show(value)}')
-    return value
+    try:
+        return bid_from_json(value, size=size, nil_word=False)  # "nil" is no bid here
+    except CodecError:
+        raise _fault(f'{where}: a bid is 0..{size} or "blind_nil", not {_show(value)}') from None
 
 
 def _by_side(req: Mapping[str, Any], key: str, sides: list[str]) -> tuple[int, ...]:

@@ -35,7 +35,7 @@ def decide(
 
 def warm_up() -> bool:
     """Loads the robots (and compiles the kernel) in a worker."""
-    from espadas.robots.kernel import warm_up as kernel_warm_up
+    from espadas.robots.expert import warm_up as kernel_warm_up
 
     kernel_warm_up()
     return True
