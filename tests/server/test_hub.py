@@ -11,7 +11,8 @@ from espadas.engine import Rules
 from espadas.server.hub import Hub
 from espadas.server.robot_pool import RobotPool
 from espadas.store.store import Store
-from espadas.tables.table import Table, TableError
+from espadas.tables.errors import TableError
+from espadas.tables.table import Table
 from server_helpers import settings_for
 
 AT = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -147,7 +148,7 @@ def test_announced_events_are_applied_without_reading_the_store(tmp_path: Path) 
     """Events another instance announced are applied to the cached table in order;
     an announcement without its events, or with a gap before it, makes the hub
     read the store instead. Either way the table is the one in the store."""
-    from espadas.tables.table import Event
+    from espadas.tables.event import Event
     from espadas.tables.view import table_view
 
     async def scenario() -> None:

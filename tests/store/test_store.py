@@ -28,7 +28,8 @@ from espadas.engine import Play, Rules
 from espadas.store.schema import metadata
 from espadas.store.store import Conflict, Player, Store, UnknownTable, async_url
 from espadas.tables.commitment import verify_record
-from espadas.tables.table import Event, Table
+from espadas.tables.event import Event
+from espadas.tables.table import Table
 from espadas.tables.view import table_view
 
 T = TypeVar("T")

@@ -30,14 +30,9 @@ from espadas.engine import (
 )
 from espadas.engine.errors import EspadasError
 from espadas.tables.commitment import commit, deal_text, verify_record
-from espadas.tables.table import (
-    BadCommand,
-    Dealer,
-    Event,
-    NotAllowed,
-    Table,
-    TableError,
-)
+from espadas.tables.errors import BadCommand, NotAllowed, TableError
+from espadas.tables.event import Event
+from espadas.tables.table import Dealer, Table
 from espadas.tables.view import ViewText, table_view
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

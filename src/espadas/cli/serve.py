@@ -15,6 +15,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from espadas.tables.clock import TURN_LIMIT
+
 
 def add_parser(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
@@ -33,7 +35,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--turn-limit-hours",
         type=float,
-        default=48.0,
+        default=TURN_LIMIT / timedelta(hours=1),
         help="how long a player may keep the table waiting before the others may claim (48)",
     )
     p.add_argument(

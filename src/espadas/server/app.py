@@ -12,31 +12,22 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from fastapi import FastAPI
 
-from espadas.engine import EspadasError
-from espadas.i18n import translate
-from espadas.server.api import ApiError, error_body, router, status_of
+from espadas.server.api import router
+from espadas.server.errors import add_handlers
 from espadas.server.guard import Guard, TokenBucket
 from espadas.server.hub import Hub
 from espadas.server.identity import Identity
-from espadas.server.language import request_lang
 from espadas.server.notices_api import router as notices_router
 from espadas.server.notifier import Notifier
 from espadas.server.push import Push
 from espadas.server.robot_pool import RobotPool, Robots
 from espadas.server.robot_queue import QueueRobots
 from espadas.server.settings import Settings
-from espadas.store.store import Store, UnknownTable
+from espadas.store.store import Store
 
 log = logging.getLogger("espadas.server")
-
-
-def _lang(request: Request) -> str:
-    return request_lang(request.headers.get("accept-language"))
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -99,36 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(router)
     app.include_router(notices_router)
 
-    @app.exception_handler(EspadasError)
-    async def rule_refused(request: Request, err: EspadasError) -> JSONResponse:
-        return JSONResponse(error_body(err, _lang(request)), status_code=status_of(err))
-
-    @app.exception_handler(ApiError)
-    async def api_refused(request: Request, err: ApiError) -> JSONResponse:
-        text = translate("api." + err.code, _lang(request), **err.params)
-        return JSONResponse({"error": err.code, "message": text}, status_code=err.status)
-
-    @app.exception_handler(UnknownTable)
-    async def unknown_table(request: Request, err: UnknownTable) -> JSONResponse:
-        text = translate("api.not_found", _lang(request))
-        return JSONResponse({"error": "not_found", "message": text}, status_code=404)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
-        details = []
-        for problem in err.errors()[:3]:
-            where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body")
-            details.append(
-                f"{where}: {problem.get('msg', '')}" if where else problem.get("msg", "")
-            )
-        text = translate("api.bad_request", _lang(request), detail="; ".join(details)[:300])
-        return JSONResponse({"error": "bad_request", "message": text}, status_code=422)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
-        code = "not_found_path" if err.status_code == 404 else "bad_request"
-        text = translate("api." + code, _lang(request), detail=str(err.detail)[:200])
-        return JSONResponse({"error": code, "message": text}, status_code=err.status_code)
+    add_handlers(app)
 
     @app.get("/health", include_in_schema=False)
     async def health() -> dict[str, Any]:

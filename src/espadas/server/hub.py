@@ -24,8 +24,10 @@ from espadas.robots.base import fallback
 from espadas.server.robot_pool import Robots
 from espadas.server.settings import Settings
 from espadas.store.store import Conflict, Store
+from espadas.tables.errors import TableError
+from espadas.tables.event import TURN_EVENTS, Event
 from espadas.tables.notice import Notice, plan_first
-from espadas.tables.table import TURN_EVENTS, Event, Table, TableError
+from espadas.tables.table import Table
 from espadas.tables.view import ViewText
 
 log = logging.getLogger("espadas.hub")

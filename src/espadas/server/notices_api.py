@@ -9,9 +9,18 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
 from espadas.i18n import translate
-from espadas.server.api import ApiError, HubDep, PlayerDep, SettingsDep, TableId, _table
+from espadas.server.dependencies import (
+    HubDep,
+    PlayerDep,
+    SettingsDep,
+    public_base,
+    store_of,
+    table_of,
+)
+from espadas.server.errors import ApiError
 from espadas.server.mail import compose, send, valid_email
-from espadas.store.store import Store
+from espadas.server.models import TableId
+from espadas.tables.errors import NotAllowed
 
 router = APIRouter()
 
@@ -32,18 +41,13 @@ class EndpointIn(BaseModel):
     endpoint: Annotated[str, StringConstraints(max_length=1000)]
 
 
-def _store(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
-
-
 @router.get("/api/contact", tags=["notices"])
 async def read_contact(
     request: Request, player: PlayerDep, settings: SettingsDep
 ) -> dict[str, Any]:
     """Your e-mail for notices, whether it is confirmed, and whether this server
     sends e-mail at all."""
-    contact = await _store(request).outbox.contact(player.id)
+    contact = await store_of(request).outbox.contact(player.id)
     return {
         "email": None if contact is None else contact.email,
         "confirmed": contact is not None and contact.confirmed,
@@ -58,15 +62,14 @@ async def set_contact(
 ) -> dict[str, Any]:
     """Sets (or, with ``null``, removes) your e-mail and your language for notices.
     A new address gets a confirmation link; nothing is sent to it before."""
-    store = _store(request)
+    store = store_of(request)
     now = settings.clock.now()
     email = body.email or None
     if email is not None and not valid_email(email):
         raise ApiError(422, "bad_email")
     token = await store.outbox.set_email(player.id, email, body.lang, now)
     if email is not None and settings.smtp_host:
-        base = (settings.public_url or str(request.base_url)).rstrip("/")
-        url = f"{base}/avisos/confirmar/{token}"
+        url = f"{public_base(request, settings)}/avisos/confirmar/{token}"
         message = compose(
             settings.mail_from,
             email,
@@ -82,8 +85,8 @@ async def read_mode(
     table_id: TableId, request: Request, player: PlayerDep, hub: HubDep
 ) -> dict[str, Any]:
     """Your notice mode at this table: ``on`` (default), ``off`` or ``digest``."""
-    await _table(hub, table_id)
-    return {"mode": await _store(request).outbox.mode(player.id, table_id)}
+    await table_of(hub, table_id)
+    return {"mode": await store_of(request).outbox.mode(player.id, table_id)}
 
 
 @router.put("/api/tables/{table_id}/notices", tags=["notices"])
@@ -91,12 +94,10 @@ async def set_mode(
     table_id: TableId, body: ModeIn, request: Request, player: PlayerDep, hub: HubDep
 ) -> dict[str, Any]:
     """Chooses your notices at this table (seated people only)."""
-    table = await _table(hub, table_id)
+    table = await table_of(hub, table_id)
     if table.seat_of(player.id) is None:
-        from espadas.tables.table import NotAllowed
-
         raise NotAllowed("not_seated", "only the players seated at this table may do that")
-    await _store(request).outbox.set_mode(player.id, table_id, body.mode)
+    await store_of(request).outbox.set_mode(player.id, table_id, body.mode)
     return {"mode": body.mode}
 
 
@@ -122,7 +123,7 @@ async def add_subscription(
         subscription = check_subscription(await request.json())
     except ValueError as exc:
         raise ApiError(422, "bad_subscription", detail=str(exc)[:200]) from None
-    await _store(request).outbox.add_subscription(player.id, subscription, settings.clock.now())
+    await store_of(request).outbox.add_subscription(player.id, subscription, settings.clock.now())
     return {"ok": True}
 
 
@@ -131,5 +132,5 @@ async def remove_subscription(
     body: EndpointIn, request: Request, player: PlayerDep
 ) -> dict[str, Any]:
     """Forgets this browser's push subscription."""
-    await _store(request).outbox.remove_subscription(body.endpoint, player.id)
+    await store_of(request).outbox.remove_subscription(body.endpoint, player.id)
     return {"ok": True}

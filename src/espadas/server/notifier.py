@@ -23,8 +23,9 @@ from espadas.server.mail import compose, send
 from espadas.server.settings import Settings
 from espadas.store.outbox import Due
 from espadas.store.store import Store, UnknownTable
+from espadas.tables.event import Event
 from espadas.tables.notice import Notice, plan_rest, still_due
-from espadas.tables.table import Event, Table
+from espadas.tables.table import Table
 
 log = logging.getLogger("espadas.notices")
 

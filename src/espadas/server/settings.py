@@ -15,7 +15,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from espadas.robots.registry import LEVELS
-from espadas.tables.clock import Clock, SystemClock
+from espadas.tables.clock import TURN_LIMIT, Clock, SystemClock
 
 
 @dataclass
@@ -25,7 +25,7 @@ class Settings:
     data: Path = Path("espadas-data")
     db: str | None = None
     """A database URL; by default a SQLite file ``espadas.db`` in ``data``."""
-    turn_limit: timedelta = timedelta(hours=48)
+    turn_limit: timedelta = TURN_LIMIT
     robot_budget_ms: float = 100.0
     """Thinking time of ``experto`` per decision."""
     robot_timeout_s: float = 10.0

@@ -29,8 +29,8 @@ import sqlalchemy as sa
 
 from espadas.store.outbox import insert_notice_rows, notice_rows
 from espadas.store.schema import events, members, notices, tables
+from espadas.tables.event import Event
 from espadas.tables.notice import Notice
-from espadas.tables.table import Event
 
 CHANNEL = "espadas_tables"
 """The PostgreSQL channel on which every append is announced (see :func:`announcement`)."""

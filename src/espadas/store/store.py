@@ -44,8 +44,8 @@ from espadas.store.appends import (
 )
 from espadas.store.outbox import Outbox
 from espadas.store.schema import events, members, players, resume_links, tables
+from espadas.tables.event import Event
 from espadas.tables.notice import Notice
-from espadas.tables.table import Event
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 

@@ -1,5 +1,8 @@
-"""Clocks: the time is injected, so turn limits are tested without waiting.
+"""Clocks: the time is injected, so turn limits are tested without waiting; and the
+default turn limit.
 
+>>> TURN_LIMIT
+datetime.timedelta(days=2)
 >>> clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
 >>> clock.advance(hours=49)
 >>> clock.now().isoformat()
@@ -10,6 +13,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
+
+TURN_LIMIT = timedelta(hours=48)
+"""How long a person may keep a table waiting before the other side may claim the
+game, unless the server is told otherwise (``espadas serve --turn-limit-hours``)."""
 
 
 class Clock(Protocol):

@@ -38,7 +38,6 @@ from espadas.engine import (
     CardSet,
     ConfirmEnd,
     Deal,
-    EspadasError,
     Game,
     IllegalPlay,
     Look,
@@ -47,42 +46,16 @@ from espadas.engine import (
     Rules,
     Timeout,
 )
+from espadas.tables.clock import TURN_LIMIT
 from espadas.tables.commitment import commit, deal_text, fresh_deal
+from espadas.tables.errors import BadCommand, NotAllowed, TableError
+from espadas.tables.event import TURN_EVENTS, Event
+from espadas.tables.values import bid_value, card_value, seat_value
 
 Dealer = Callable[[Rules, int], tuple[tuple[int, ...], str]]
 """Makes a deal: ``(rules, dealer) -> (one card mask per seat, salt)``."""
 
 STATUSES = ("waiting", "playing", "finished")
-TURN_EVENTS = frozenset({"deal", "bid", "play", "next_hand"})
-"""Events after which another seat may be due to act."""
-
-
-class TableError(EspadasError):
-    """A table command that is not allowed now; ``status`` is the HTTP status."""
-
-    status = 409
-
-
-class NotAllowed(TableError):
-    """The person asking may not do this (not seated, not the creator, ...)."""
-
-    status = 403
-
-
-class BadCommand(TableError):
-    """A malformed command (unknown kind, a value of the wrong type)."""
-
-    status = 422
-
-
-@dataclass(frozen=True)
-class Event:
-    """One entry of a table's log: ``seq`` counts from 1."""
-
-    seq: int
-    type: str
-    data: dict[str, Any]
-    at: datetime
 
 
 @dataclass
@@ -397,7 +370,7 @@ class Table:
         *,
         value: Any = None,
         dealer: Dealer = fresh_deal,
-        turn_limit: timedelta = timedelta(hours=48),
+        turn_limit: timedelta = TURN_LIMIT,
     ) -> list[Event]:
         """A seated person's action: ``look``, ``bid`` (value), ``play`` (value: a
         card), ``accuse`` (value: a seat), ``next_hand``, ``confirm_end``,
@@ -421,13 +394,11 @@ class Table:
                 raise TableError("no_look", "your cards are already face up")
             return [self._new("look", at, seat=seat)]
         if kind == "bid":
-            return [self._new("bid", at, seat=seat, value=_bid_value(value))]
+            return [self._new("bid", at, seat=seat, value=bid_value(value))]
         if kind == "play":
-            return [self._new("play", at, seat=seat, card=str(_card_value(value)))]
+            return [self._new("play", at, seat=seat, card=str(card_value(value)))]
         if kind == "accuse":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise BadCommand("bad_seat", "say which seat you accuse", seat=repr(value))
-            return [self._new("accuse", at, by=seat, against=value)]
+            return [self._new("accuse", at, by=seat, against=seat_value(value))]
         if kind == "next_hand":
             events = [self._new("next_hand", at, seat=seat)]
             if game.phase == "dealing":
@@ -513,19 +484,3 @@ class Table:
             entry["salt"] = revealed.salt
         record["table"] = self.id
         return record
-
-
-def _bid_value(value: Any) -> BidValue:
-    if value == "blind_nil":
-        return "blind_nil"
-    if value == "nil":
-        return 0
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadCommand("bad_bid", "a bid is a number of tricks, 'nil' or 'blind_nil'")
-    return value
-
-
-def _card_value(value: Any) -> Card:
-    if not isinstance(value, str) or len(value) > 8:
-        raise BadCommand("bad_card", "a card is written like AS, 10H or QD")
-    return Card.parse(value)

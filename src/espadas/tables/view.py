@@ -28,7 +28,6 @@ from espadas.engine import (
     Accuse,
     Action,
     Bid,
-    Card,
     ConfirmEnd,
     Look,
     NextHand,
@@ -37,7 +36,9 @@ from espadas.engine import (
     PublicView,
     Rules,
     Trick,
+    codec,
 )
+from espadas.tables.clock import TURN_LIMIT
 from espadas.tables.table import Table
 
 
@@ -61,7 +62,9 @@ def action_json(action: Action) -> dict[str, Any]:
 def _trick(trick: Trick | None) -> dict[str, Any] | None:
     if trick is None:
         return None
-    return {"leader": trick.leader, "cards": [str(c) for c in trick.cards], "winner": trick.winner}
+    out = codec.trick_json(trick.leader, trick.cards, trick.winner)
+    out.setdefault("winner", None)  # the views always carry the key
+    return out
 
 
 def game_json(view: PublicView) -> dict[str, Any]:
@@ -112,14 +115,14 @@ def _personal_game(view: PublicView) -> dict[str, Any]:
         ]
         legal += [{"type": "accuse", "value": s} for s in opponents]
     return {
-        "hand": None if view.hand is None else [str(c) for c in reversed(view.hand)],
+        "hand": None if view.hand is None else codec.cards_json(reversed(view.hand)),
         "legal": legal,
-        "proper_plays": [str(c) for c in reversed(view.proper_plays)],
+        "proper_plays": codec.cards_json(reversed(view.proper_plays)),
     }
 
 
 def table_view(
-    table: Table, player: str | None, *, turn_limit: timedelta = timedelta(hours=48)
+    table: Table, player: str | None, *, turn_limit: timedelta = TURN_LIMIT
 ) -> dict[str, Any]:
     """Everything ``player`` (``None``: an anonymous spectator) may see of ``table``."""
     view = _public_table(table)
@@ -232,9 +235,7 @@ class ViewText:
         self._game = None if game is None else _dumps(_public_game(game.public_view()))[:-1]
         self._spectator: str | None = None
 
-    def of(
-        self, table: Table, player: str | None, turn_limit: timedelta = timedelta(hours=48)
-    ) -> str:
+    def of(self, table: Table, player: str | None, turn_limit: timedelta = TURN_LIMIT) -> str:
         """``table_view(table, player)`` as JSON text; ``table`` must be at
         :attr:`version`."""
         if table.version != self.version:
@@ -312,8 +313,8 @@ def review(table: Table) -> dict[str, Any] | None:
         tricks.append(
             {
                 "leader": hand.leaders[t // n],
-                "cards": [str(Card(c)) for c in cards],
-                "reneges": [str(Card(c)) for i, c in enumerate(cards, t) if i in reneged],
+                "cards": codec.cards_json(cards),
+                "reneges": codec.cards_json(c for i, c in enumerate(cards, t) if i in reneged),
             }
         )
     return {

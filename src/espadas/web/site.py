@@ -29,11 +29,11 @@ from espadas.server.app import create_app
 from espadas.server.language import request_lang
 from espadas.server.settings import Settings
 from espadas.store.store import Store
+from espadas.tables.ids import TABLE_ID
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
-TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
 @cache

@@ -1,0 +1,243 @@
+"""Routes of tables: presets, opening a table, seats, partners and robots, the
+start, the actions of play, rematches, the record and the replay.
+
+Every answer about a table is a *view*: the seat's own view for the person
+seated there, the public view for everyone else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+
+from espadas.engine import PRESETS, Rules
+from espadas.server.dependencies import (
+    HubDep,
+    MaybePlayerDep,
+    PlayerDep,
+    SettingsDep,
+    public_base,
+    store_of,
+    table_of,
+)
+from espadas.server.hub import Command, Hub
+from espadas.server.models import ActionIn, RematchIn, RobotsIn, SeatIn, TableId, TableIn
+from espadas.server.settings import Settings
+from espadas.store.store import Player
+from espadas.tables.commitment import verify_record
+from espadas.tables.errors import BadCommand, TableError
+from espadas.tables.ids import new_table_id
+from espadas.tables.replay import replay_steps
+from espadas.tables.table import Table
+from espadas.tables.view import options_of, sheet, table_view
+
+router = APIRouter()
+
+TARGETS = {"estandar": (500, 250), "sala": (500, 1000, 1500, 2000)}
+"""The targets a table's creator may choose (RULES.md section 8); other presets
+play to their own."""
+
+
+def rules_of(body: TableIn) -> Rules:
+    """The rules a new table asks for; a target the preset does not offer is refused."""
+    options: dict[str, Any] = dict(body.options)
+    if "preset" in options:
+        raise BadCommand("bad_action", "the preset is its own field")
+    if body.target is not None:
+        options["target"] = body.target
+    if body.renege is not None:
+        options["renege"] = body.renege
+    target = options.get("target")
+    allowed = TARGETS.get(body.preset) or (Rules.from_preset(body.preset).target,)
+    if target is not None and target not in allowed:
+        shown = " / ".join(str(t) for t in allowed)
+        raise BadCommand("bad_target", f"the target is one of {shown}", allowed=shown)
+    return Rules.from_preset(body.preset, **options)
+
+
+def act_command(player: Player, body: ActionIn, settings: Settings) -> Command:
+    """The hub command for ``player``'s action ``body`` (HTTP and live socket alike)."""
+    now = settings.clock.now()
+    return lambda t: t.act(
+        player.id, body.type, now, value=body.value, turn_limit=settings.turn_limit
+    )
+
+
+def _view(table: Table, player: Player | None, settings: Settings) -> dict[str, Any]:
+    return table_view(table, None if player is None else player.id, turn_limit=settings.turn_limit)
+
+
+def _view_response(hub: Hub, table: Table, player: Player | None) -> Response:
+    """The view as a JSON response, its public part shared with everyone's."""
+    text = hub.view_text(table, None if player is None else player.id)
+    return Response(text, media_type="application/json")
+
+
+def _opened(request: Request, table: Table, player: Player, settings: Settings) -> dict[str, Any]:
+    """The answer for a table just opened: its id, its invitation and your view."""
+    return {
+        "id": table.id,
+        "invite": f"{public_base(request, settings)}/mesa/{table.id}",
+        "view": _view(table, player, settings),
+    }
+
+
+@router.get("/api/presets", tags=["tables"])
+async def presets(settings: SettingsDep) -> dict[str, Any]:
+    """Every preset with the value of each option, and the robot levels offered."""
+    return {
+        "presets": {name: options_of(Rules.from_preset(name)) for name in PRESETS},
+        "targets": {
+            name: list(TARGETS.get(name) or (Rules.from_preset(name).target,)) for name in PRESETS
+        },
+        "robots": list(settings.robot_levels()),
+    }
+
+
+@router.post("/api/tables", status_code=201, tags=["tables"])
+async def create_table(
+    body: TableIn, request: Request, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """Opens a table; you sit at seat 0. Share ``invite`` (the table's link):
+    the first people to open it sit down, later visitors watch."""
+    rules = rules_of(body)
+    now = settings.clock.now()
+    table, events = Table.create(new_table_id(), rules, player.id, player.name, now)
+    await hub.create(table, events)
+    return _opened(request, table, player, settings)
+
+
+@router.get("/api/tables", tags=["tables"])
+async def my_tables(request: Request, player: PlayerDep) -> dict[str, Any]:
+    """The tables you opened or sat at, newest first."""
+    return {"tables": await store_of(request).tables_of(player.id)}
+
+
+@router.get("/api/tables/{table_id}", tags=["tables"])
+async def read_table(table_id: TableId, player: MaybePlayerDep, hub: HubDep) -> Response:
+    """The table as you may see it (``version`` grows with every event)."""
+    table = await table_of(hub, table_id)
+    if player is not None and table.seat_of(player.id) is not None:
+        hub.saw(player.id, table_id, table.version)
+    return _view_response(hub, table, player)
+
+
+async def _run(hub: Hub, table_id: str, player: Player, command: Command) -> Response:
+    # an unknown table raises UnknownTable here, which the app answers with 404
+    table, _events = await hub.command(table_id, command)
+    return _view_response(hub, table, player)
+
+
+@router.post("/api/tables/{table_id}/join", tags=["tables"])
+async def join_table(
+    table_id: TableId, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> Response:
+    """Opening the invitation: a free seat before the game starts, else you watch
+    (``you`` is your seat, or ``null``)."""
+    now = settings.clock.now()
+    return await _run(hub, table_id, player, lambda t: t.join(player.id, player.name, now))
+
+
+@router.post("/api/tables/{table_id}/partner", tags=["tables"])
+async def choose_partner(
+    table_id: TableId, body: SeatIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> Response:
+    """The creator chooses the seat of their partner (who moves opposite them)."""
+    now = settings.clock.now()
+    return await _run(hub, table_id, player, lambda t: t.choose_partner(player.id, body.seat, now))
+
+
+@router.post("/api/tables/{table_id}/robots", tags=["tables"])
+async def add_robots(
+    table_id: TableId, body: RobotsIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> Response:
+    """The creator fills empty seats (all, or ``seats``) with robots of ``level``."""
+    now = settings.clock.now()
+    levels = settings.robot_levels()
+    return await _run(
+        hub,
+        table_id,
+        player,
+        lambda t: t.add_robots(player.id, body.level, now, body.seats, levels),
+    )
+
+
+@router.post("/api/tables/{table_id}/free", tags=["tables"])
+async def free_seat(
+    table_id: TableId, body: SeatIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> Response:
+    """The creator takes a robot out of a seat before the start."""
+    now = settings.clock.now()
+    return await _run(hub, table_id, player, lambda t: t.free_seat(player.id, body.seat, now))
+
+
+@router.post("/api/tables/{table_id}/start", tags=["tables"])
+async def start_game(
+    table_id: TableId, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> Response:
+    """The creator starts the game once every seat is taken; the first hand is dealt."""
+    now = settings.clock.now()
+    return await _run(hub, table_id, player, lambda t: t.start(player.id, now))
+
+
+@router.post("/api/tables/{table_id}/actions", tags=["play"])
+async def act(
+    table_id: TableId, body: ActionIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
+) -> Response:
+    """An action of yours at the table (see the ``legal`` list of your view)."""
+    return await _run(hub, table_id, player, act_command(player, body, settings))
+
+
+@router.post("/api/tables/{table_id}/rematch", status_code=201, tags=["tables"])
+async def rematch(
+    table_id: TableId,
+    body: RematchIn,
+    request: Request,
+    player: PlayerDep,
+    hub: HubDep,
+    settings: SettingsDep,
+) -> dict[str, Any]:
+    """The creator opens a rematch once the game is over: same rules, same people
+    and robots, the partners kept or (``partner``) chosen anew."""
+    old = await table_of(hub, table_id)
+    now = settings.clock.now()
+    if player.id == old.creator and old.status == "finished" and old.rematch is None:
+        new, events = Table.rematch_from(old, new_table_id(), now, body.partner)
+        await hub.create(new, events)
+        new_id = new.id
+    else:
+        new_id = "-"
+    await hub.command(table_id, lambda t: t.mark_rematch(player.id, new_id, now))
+    return _opened(request, await table_of(hub, new_id), player, settings)
+
+
+@router.get("/api/tables/{table_id}/record", tags=["tables"])
+async def download_record(table_id: TableId, hub: HubDep) -> Response:
+    """The table's ``espadas-record/1``: the finished hands while it is played,
+    all of it once the game is over (each hand with its commitment and salt)."""
+    table = await table_of(hub, table_id)
+    return JSONResponse(
+        table.record(),
+        headers={"content-disposition": f'attachment; filename="espadas-{table_id[:12]}.json"'},
+    )
+
+
+@router.get("/api/tables/{table_id}/replay", tags=["tables"])
+async def replay_game(table_id: TableId, hub: HubDep) -> dict[str, Any]:
+    """A finished game trick by trick, every hand visible, with each deal's
+    commitment checked. Refused (409) while the game is being played."""
+    table = await table_of(hub, table_id)
+    if table.status != "finished":
+        raise TableError("not_finished", "the replay opens when the game is over")
+    record = table.record()
+    return {
+        "id": table.id,
+        "players": table.players(),
+        "rules": table.rules.to_dict(),
+        "steps": replay_steps(record),
+        "checks": [c._asdict() for c in verify_record(record)],
+        "sheet": sheet(table),
+        "result": table_view(table, None)["game"]["result"],
+    }
