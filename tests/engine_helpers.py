@@ -40,6 +40,7 @@ from espadas.engine import (
     Suit,
     Timeout,
 )
+from espadas.engine.record import game_record
 
 SPADE = Suit.SPADES
 CLUB = Suit.CLUBS
@@ -361,7 +362,7 @@ class Log:
     actions: list[Action] = field(default_factory=list)
 
 
-def rebuild(rules: Rules, first_dealer: int, actions: Iterable[Action]) -> Game:
+def apply_actions(rules: Rules, first_dealer: int, actions: Iterable[Action]) -> Game:
     """A game without an rng that takes the same actions (deals included)."""
     game = Game(rules, first_dealer=first_dealer)
     for action in actions:
@@ -461,7 +462,7 @@ def views(game: Game) -> list[PlayerView]:
 def snapshot(game: Game) -> tuple[Any, ...]:
     """Everything observable about a game, to compare before and after a refused action."""
     return (
-        game.record(),
+        game_record(game),
         views(game),
         game.public_view(),
         game.phase,

@@ -49,7 +49,7 @@ def play_robots(
     runs past ``max_hands`` hands or ``max_seconds`` seconds."""
     start = time.monotonic()
     taken: Taken = []
-    while not game.over and (hands is None or len(game.finished) < hands):
+    while not game.over and (hands is None or len(game.scored) < hands):
         assert len(game.hands) <= max_hands, "the game does not end"
         assert time.monotonic() - start < max_seconds, "the game is too slow"
         if game.phase == "hand_end":

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from espadas.engine import Bid, CardSet, Game, Rules
+from espadas.engine.record import game_record
 from espadas.tables.commitment import commit, deal_text, fresh_deal
 
 Record = dict[str, Any]
@@ -18,7 +19,7 @@ def table_game(preset: str = "pagat", hands: int = 3, seed: int = 5, **options: 
     game = Game(rules, first_dealer=1)
     rng = random.Random(seed)
     shown: list[tuple[str, str]] = []
-    while not game.over and len(game.finished) < hands:
+    while not game.over and len(game.scored) < hands:
         if game.phase == "hand_end":
             game.next_hand()
         if game.phase == "dealing":
@@ -29,7 +30,7 @@ def table_game(preset: str = "pagat", hands: int = 3, seed: int = 5, **options: 
         modest = [a for a in actions if isinstance(a, Bid) and a.value in (1, 2, 3)]
         choices = modest or actions
         game.apply(choices[int(rng.random() * len(choices))])
-    record = game.record()
+    record = game_record(game)
     for entry, (commitment, salt) in zip(record["hands"], shown, strict=True):
         entry["commitment"] = commitment
         entry["salt"] = salt

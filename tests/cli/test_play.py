@@ -31,7 +31,7 @@ from espadas.engine import (
     Play,
     Rules,
 )
-from espadas.engine.record import replay, replay_summary
+from espadas.engine.record import game_record, rebuild, replay_summary
 
 SIDES_ES = {"ns": "N–S", "ew": "E–O"}
 
@@ -87,7 +87,7 @@ def test_full_game_from_piped_input(
     winner = re.search(r"Fin de la partida: gana (\S+) \(", out)
     assert winner is not None, out[-2000:]
     assert f"Registro guardado en {record}" in out
-    game = replay(load(record))
+    game = rebuild(load(record))
     summary = replay_summary(game)
     assert summary["winner"] is not None
     assert SIDES_ES[summary["winner"]] == winner.group(1)
@@ -171,8 +171,11 @@ def test_strategy_plays_every_preset(preset: str, options: dict[str, int]) -> No
     rules = Rules.from_preset(preset, **options)
     table, text = strategy_game(rules, 4, "es", prompts=40)
     assert "No entiendo" not in text
-    rebuilt = replay(table.record())
-    assert rebuilt.record(["human"] + ["robot:aleatorio"] * (rules.players - 1)) == table.record()
+    rebuilt = rebuild(table.record())
+    assert (
+        game_record(rebuilt, ["human"] + ["robot:aleatorio"] * (rules.players - 1))
+        == table.record()
+    )
     assert "Fin de la mano 1." in text
 
 
@@ -183,7 +186,7 @@ def test_strategy_game_to_the_end_in_english() -> None:
     assert result is not None
     side = {"ns": "N–S", "ew": "E–W"}[table.rules.side_name(result.winner)]
     assert f"Game over: {side} wins (" in text
-    assert replay_summary(replay(table.record()))["winner"] == table.rules.side_name(result.winner)
+    assert replay_summary(rebuild(table.record()))["winner"] == table.rules.side_name(result.winner)
 
 
 # refused input ------------------------------------------------------------------------
@@ -227,10 +230,10 @@ def test_must_follow_in_a_renege_prevented_game() -> None:
     def answer(prompt: str) -> str | None:
         view = table.game.view_for(0)
         trick = view.trick
-        if not tried and trick and trick.cards and view.hand is not None:
+        if not tried and trick and trick.cards and view.held is not None:
             led = trick.cards[0].suit
-            if view.hand.suit(led):
-                off = [c for c in view.hand if c.suit != led]
+            if view.held.suit(led):
+                off = [c for c in view.held if c.suit != led]
                 if off:
                     tried.append(str(off[0]))
                     return str(off[0])
@@ -272,7 +275,7 @@ def test_quitting_early_saves_a_partial_record(
     data = load(record)
     assert len(data["hands"]) == 1 and data["hands"][0]["plays"] == []
     assert len(data["hands"][0]["bids"]) == 3, "the robots bid before the human"
-    assert replay_summary(replay(data))["winner"] is None
+    assert replay_summary(rebuild(data))["winner"] is None
 
 
 def test_default_record_path_and_printed_seed(
@@ -302,7 +305,7 @@ def test_individual_game_has_robots_in_every_other_seat(
     assert len(data["players"]) == 5
     assert 2 in data["hands"][0]["bids"]
     assert "Asiento" in out or "asiento" in out
-    replay(data)
+    rebuild(data)
 
 
 def test_invalid_rules_are_refused_in_spanish(
@@ -338,7 +341,7 @@ def test_false_accusation_ends_the_game(
     assert "Fin de la partida: gana E–O (N–S acusó en falso)." in out
     data = load(record)
     assert data["hands"][0]["accusation"] == {"by": 0, "against": 1, "after_play": 0}
-    summary = replay_summary(replay(data))
+    summary = replay_summary(rebuild(data))
     assert (summary["winner"], summary["reason"]) == ("ew", "false_accusation")
 
 
@@ -431,8 +434,8 @@ def test_records_written_with_the_old_robot_name_still_load(
     record = load(path)
     assert code == 0 and record["players"][1:] == ["robot:normal"] * 3
     record["players"] = ["human"] + ["robot:random"] * 3  # as play wrote them before
-    game = replay(record)
-    assert game.record(record["players"]) == record
+    game = rebuild(record)
+    assert game_record(game, record["players"]) == record
 
 
 def test_the_terminal_board_shows_seats_trick_scores_and_hand_by_suit() -> None:
@@ -453,11 +456,11 @@ def test_the_terminal_board_shows_seats_trick_scores_and_hand_by_suit() -> None:
     table.screen.show_status()
     text = out.getvalue()
     view = game.view_for(0)
-    assert view.hand is not None and view.trick is not None
+    assert view.held is not None and view.trick is not None
     for word in ("Apuestas", "Bazas ganadas", "Contratos", "Puntos", "Te toca jugar."):
         assert word in text
     for suit, name in zip("SHDC", ("espadas", "corazones", "diamantes", "tréboles"), strict=True):
-        cards = " ".join(c.symbol for c in view.hand.cards() if str(c)[1] == suit)
+        cards = " ".join(c.symbol for c in view.held.cards() if str(c)[1] == suit)
         line = next(line for line in text.splitlines() if f" {name} " in line)
         assert (cards or "—") in line
     for card in view.trick.cards:

@@ -14,7 +14,7 @@ import pytest
 
 from espadas.cli.main import main
 from espadas.engine import Bid, Game, Rules
-from espadas.engine.record import replay, replay_summary
+from espadas.engine.record import game_record, rebuild, replay_summary
 
 Record = dict[str, Any]
 
@@ -24,7 +24,7 @@ def played_game(preset: str = "pagat", seed: int = 1, hands: int = 2, **options:
     rules = Rules.from_preset(preset, **options)
     game = Game.new(rules, seed=seed)
     rng = random.Random(seed)
-    while not game.over and len(game.finished) < hands:
+    while not game.over and len(game.scored) < hands:
         actions = game.legal_actions()
         modest = [a for a in actions if isinstance(a, Bid) and a.value in (1, 2, 3)]
         choices = modest or actions
@@ -46,12 +46,12 @@ def run_replay(
 
 def test_replay_output_matches_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = played_game(hands=3)
-    code, out = run_replay(tmp_path, game.record(["a", "b", "c", "d"]), capsys)
+    code, out = run_replay(tmp_path, game_record(game, ["a", "b", "c", "d"]), capsys)
     assert code == 0
     assert set(out) == {"hands", "winner", "reason"}
     assert len(out["hands"]) == len(game.hands)
     running = {"ns": 0, "ew": 0}
-    for entry, hand, fin in zip(out["hands"], game.hands, game.finished, strict=False):
+    for entry, hand, fin in zip(out["hands"], game.hands, game.scored, strict=False):
         assert set(entry) == {"tricks", "trick_winners", "score", "total", "bags", "boston"}
         assert entry["tricks"] == hand.tricks
         assert sum(entry["tricks"]) == 13
@@ -73,7 +73,7 @@ def test_unfinished_hand_has_null_scores(
     for _ in range(4 + 9):  # bids and nine plays
         actions = game.legal_actions()
         game.apply(actions[int(rng.random() * len(actions))])
-    code, out = run_replay(tmp_path, game.record(), capsys)
+    code, out = run_replay(tmp_path, game_record(game), capsys)
     assert code == 0
     last = out["hands"][-1]
     assert last["score"] is None and last["total"] is None and last["bags"] is None
@@ -91,7 +91,7 @@ def test_empty_hands_is_a_game_not_started(
 def test_whole_game_has_winner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = played_game("sala", seed=4, hands=1000, target=200)
     assert game.over
-    code, out = run_replay(tmp_path, game.record(), capsys)
+    code, out = run_replay(tmp_path, game_record(game), capsys)
     assert code == 0
     assert out["winner"] == game.rules.side_name(game.result.winner)  # type: ignore[union-attr]
     assert out["reason"] in ("target", "mercy")
@@ -101,14 +101,14 @@ def test_individual_sides_are_seat_numbers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = played_game("sala", seed=2, hands=1, players=3)
-    code, out = run_replay(tmp_path, game.record(["a", "b", "c"]), capsys)
+    code, out = run_replay(tmp_path, game_record(game, ["a", "b", "c"]), capsys)
     assert code == 0
     assert set(out["hands"][0]["score"]) == {"0", "1", "2"}
     assert sum(out["hands"][0]["tricks"]) == 17
 
 
 def base() -> Record:
-    return played_game(hands=2).record(["a", "b", "c", "d"])
+    return game_record(played_game(hands=2), ["a", "b", "c", "d"])
 
 
 def mutate(path: str, value: Any) -> Record:
@@ -168,7 +168,7 @@ def test_duplicate_card_is_malformed(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_removed_card_is_malformed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = played_game("sala", seed=2, hands=1, players=3)
-    rec = game.record(["a", "b", "c"])
+    rec = game_record(game, ["a", "b", "c"])
     # Swap the 3C for the removed 2C in whoever holds it.
     for i, text in enumerate(rec["hands"][0]["deal"]):
         suits = text.split(".")
@@ -183,7 +183,7 @@ def test_end_after_game_over_is_malformed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = played_game("sala", seed=4, hands=1000, target=200)
-    rec = game.record()
+    rec = game_record(game)
     rec["end"] = {"reason": "abandon", "side": "ns"}
     code, out = run_replay(tmp_path, rec, capsys)
     assert code == 2 and set(out["error"]) == {"message"}
@@ -251,7 +251,7 @@ def test_hand_after_unfinished_hand(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_hand_after_game_over(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = played_game("sala", seed=4, hands=1000, target=200)
-    rec = game.record()
+    rec = game_record(game)
     extra = copy.deepcopy(rec["hands"][-1])
     extra["dealer"] = (extra["dealer"] + 1) % 4
     rec["hands"].append(extra)
@@ -259,7 +259,7 @@ def test_hand_after_game_over(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 def estandar_record() -> Record:
-    return played_game("estandar", seed=5, hands=1).record()
+    return game_record(played_game("estandar", seed=5, hands=1))
 
 
 def test_accusation_against_partner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -286,7 +286,7 @@ def test_accusation_decides(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     rec["hands"][0]["accusation"] = {"by": 0, "against": 1, "after_play": 10}
     code, out = run_replay(tmp_path, rec, capsys)
     assert code == 0
-    game = replay(rec)
+    game = rebuild(rec)
     reneged = game.hands[0].reneged(1)
     assert out["reason"] == ("renege" if reneged else "false_accusation")
     assert out["winner"] == ("ns" if reneged else "ew")
@@ -301,7 +301,7 @@ def test_end_abandon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 
 def test_end_timeout_individual(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = played_game("sala", seed=2, hands=1, players=3)
-    rec = game.record()
+    rec = game_record(game)
     rec["end"] = {"reason": "timeout", "side": "1"}
     code, out = run_replay(tmp_path, rec, capsys)
     assert code == 0 and out["reason"] == "timeout"
@@ -312,7 +312,7 @@ def test_end_timeout_individual(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 def test_summary_equals_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = played_game(hands=2)
-    _, out = run_replay(tmp_path, game.record(), capsys)
+    _, out = run_replay(tmp_path, game_record(game), capsys)
     assert out == json.loads(json.dumps(replay_summary(game)))
 
 
@@ -340,7 +340,7 @@ def test_command_line_process(tmp_path: Path) -> None:
 def test_export_pbn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = played_game(hands=2)
     path = tmp_path / "r.json"
-    path.write_text(json.dumps(game.record(["Ana", "Bea", 'Carla "C"', "Dani"])))
+    path.write_text(json.dumps(game_record(game, ["Ana", "Bea", 'Carla "C"', "Dani"])))
     assert main(["export", str(path), "--pbn"]) == 0
     text = capsys.readouterr().out
     assert text.count("[Board ") == 2
@@ -349,7 +349,7 @@ def test_export_pbn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     dealer = "NESW"[first.dealer]
     assert f'[Dealer "{dealer}"]' in text
     assert f'[Deal "{dealer}:' in text
-    score = game.finished[0].score.points
+    score = game.scored[0].score.points
     assert f'[EspadasScore "ns {score[0]}; ew {score[1]}"]' in text
     # The play section has 13 rows of 4 cards, each card once.
     section = text.split('[Play "')[1].splitlines()[1:14]

@@ -12,6 +12,7 @@ import pytest
 
 from espadas.cli.main import main
 from espadas.engine import Game, Rules
+from espadas.engine.record import game_record
 from table_helpers import Record, swap_one_card, table_game
 
 
@@ -107,7 +108,7 @@ def test_json_all_ok(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 def test_a_record_without_commitments_fails(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rec = Game.new(Rules(), seed=2).record()
+    rec = game_record(Game.new(Rules(), seed=2))
     code, out = run_json(tmp_path, rec, capsys)
     assert code == 1
     assert out == {
@@ -117,7 +118,7 @@ def test_a_record_without_commitments_fails(
 
 
 def test_no_hands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    rec = Game.new(Rules(), seed=2).record()
+    rec = game_record(Game.new(Rules(), seed=2))
     rec["hands"] = []
     code, out, _ = run_verify(tmp_path, rec, capsys)
     assert code == 0 and out.strip() == "El registro no tiene manos: nada que verificar."

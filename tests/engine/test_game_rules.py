@@ -49,7 +49,7 @@ from espadas.engine import (
     WrongPhase,
     deal_cards,
 )
-from espadas.engine.record import replay_summary
+from espadas.engine.record import game_record, rebuild, replay_summary
 
 N, E, S, W = 0, 1, 2, 3
 NS, EW = 0, 1
@@ -301,12 +301,12 @@ def test_no_accusation_after_the_end_is_confirmed() -> None:
 def test_accusation_is_recorded_and_replays() -> None:
     game = final_hand_with_renege()
     game.accuse(E, S)
-    record = game.record()
+    record = game_record(game)
     hands = cast(list[dict[str, Any]], record["hands"])
     assert hands[-1]["accusation"] == {"by": E, "against": S, "after_play": 52}
-    again = Game.replay(record)
+    again = rebuild(record)
     assert again.result == game.result
-    assert again.record() == record
+    assert game_record(again) == record
     assert replay_summary(again)["reason"] == "renege"
 
 
@@ -477,19 +477,19 @@ def test_blind_nil_only_before_looking() -> None:
     game = start(Rules.from_preset("cien"), EVEN, dealer=W)
     assert game.to_act == N
     view = game.view_for(N)
-    assert view.hand is None
+    assert view.held is None
     assert view.looked == (False, False, False, False)
     assert view.legal == (Look(N), *(Bid(v) for v in range(14)), Bid(BLIND_NIL))
     assert game.legal_actions() == list(view.legal)
     game.bid(BLIND_NIL)
     view = game.view_for(N)
-    assert view.hand == CardSet(EVEN[N])  # revealed after the bid
+    assert view.held == CardSet(EVEN[N])  # revealed after the bid
     assert view.bids[N] == BLIND_NIL
     assert game.public_view().bids[N] == BLIND_NIL
     # E looks first: no blind nil any more
-    assert game.view_for(E).hand is None
+    assert game.view_for(E).held is None
     game.apply(Look(E))
-    assert game.view_for(E).hand == CardSet(EVEN[E])
+    assert game.view_for(E).held == CardSet(EVEN[E])
     assert game.view_for(E).looked == (True, True, False, False)
     assert BLIND_NIL not in game.legal_bids()
     assert Look(E) not in game.legal_actions()
@@ -497,8 +497,8 @@ def test_blind_nil_only_before_looking() -> None:
     game.bid(0)  # a plain Nil is fine
     # S may look out of turn; W has still not looked
     game.apply(Look(W))
-    assert game.view_for(S).hand is None
-    assert game.view_for(W).hand == CardSet(EVEN[W])
+    assert game.view_for(S).held is None
+    assert game.view_for(W).held == CardSet(EVEN[W])
 
 
 def test_blind_nil_scores_200() -> None:
@@ -508,14 +508,14 @@ def test_blind_nil_scores_200() -> None:
     game.deal(boston_deal(N))
     bid_all(game, {N: 13, E: BLIND_NIL, S: BLIND_NIL, W: 1})
     play_lowest(game)
-    assert game.finished[-1].score.points == [200 + 130, 200 - 10]
+    assert game.scored[-1].score.points == [200 + 130, 200 - 10]
     game.next_hand()
     # E takes every trick: E blind nil fails (-200, 13 bags worth 13), W Nil made (+100);
     # 13 bags reach 10 with bags_reset: -100 and bags go to 0.
     game.deal(boston_deal(E))
     bid_all(game, {N: 1, E: BLIND_NIL, S: 1, W: 0})
     play_lowest(game)
-    assert game.finished[-1].score.points == [-20, -200 + 13 + 100 - 100]
+    assert game.scored[-1].score.points == [-20, -200 + 13 + 100 - 100]
     assert game.bags == [0, 0]
     assert game.scores == [310, 3]
 
@@ -539,8 +539,8 @@ def test_bags_accumulate_across_hands() -> None:
         if hand < 2:
             game.next_hand()
     # 4 + 4 = 8 bags, then 12: -100 and 2 carry over
-    assert [f.score.bags[NS] for f in game.finished] == [4, 8, 2]
-    assert [f.score.points[NS] for f in game.finished] == [194, 194, 94]
+    assert [f.score.bags[NS] for f in game.scored] == [4, 8, 2]
+    assert [f.score.points[NS] for f in game.scored] == [194, 194, 94]
 
 
 def test_bags_reset_in_a_game() -> None:
@@ -551,8 +551,8 @@ def test_bags_reset_in_a_game() -> None:
         play_lowest(game)
         if hand < 2:
             game.next_hand()
-    assert [f.score.bags[NS] for f in game.finished] == [4, 8, 0]
-    assert [f.score.points[NS] for f in game.finished] == [194, 194, 94]
+    assert [f.score.bags[NS] for f in game.scored] == [4, 8, 0]
+    assert [f.score.points[NS] for f in game.scored] == [194, 194, 94]
 
 
 def test_quicksand_in_a_game() -> None:
@@ -561,7 +561,7 @@ def test_quicksand_in_a_game() -> None:
     bid_all(game, {N: 5, S: 1, E: 1, W: 1})
     play_lowest(game)
     # N-S contract 6, took 13: 60 - 70; E-W contract 2, took 0: -20
-    assert game.finished[-1].score.points == [-10, -20]
+    assert game.scored[-1].score.points == [-10, -20]
     assert game.bags == [0, 0]
 
 
@@ -571,7 +571,7 @@ def test_sala_bonuses_in_a_game() -> None:
     bid_all(game, {N: 11, S: 2, E: 1, W: 1})
     play_lowest(game)
     # contract 13 made: 130 + 10 * 5 beyond the 8th; E-W 2 failed: -20
-    assert game.finished[-1].score.points == [180, -20]
+    assert game.scored[-1].score.points == [180, -20]
 
 
 # --------------------------------------------------------------------------
@@ -623,7 +623,7 @@ def test_individual_game_plays_out(players: int) -> None:
     hand = game.hand
     assert sum(hand.tricks) == rules.hand_size
     assert len(hand.plays) == players * rules.hand_size
-    assert len(game.finished[-1].score.points) == players
+    assert len(game.scored[-1].score.points) == players
 
 
 THREE = deal_of("AKQJT98765432.AKQJ..", ".T98765432.AKQJT987.", "..65432.AKQJT9876543")
@@ -642,13 +642,13 @@ def three_player_game(bids: dict[int, Any]) -> Game:
 def test_individual_abandon_winner_is_the_best_other_seat() -> None:
     game = three_player_game({0: 17, 1: 1, 2: 1})
     assert game.scores == [170, -10, -10]
-    assert game.finished[-1].boston == 0
+    assert game.scored[-1].boston == 0
     game.abandon(0)
     assert game.result is not None
     # seats 1 and 2 are equal: the lower seat wins
     assert (game.result.winner, game.result.reason, game.result.loser) == (1, "abandon", 0)
     assert game.result.ranking == (1, 2, 0)
-    assert game.record()["end"] == {"reason": "abandon", "side": "0"}
+    assert game_record(game)["end"] == {"reason": "abandon", "side": "0"}
 
 
 def test_individual_abandon_by_another_seat() -> None:
@@ -676,7 +676,7 @@ def test_individual_timeout() -> None:
     assert game.result is not None
     assert (game.result.winner, game.result.reason, game.result.loser) == (0, "timeout", 1)
     assert game.result.ranking == (0, 2, 1)
-    assert game.record()["end"] == {"reason": "timeout", "side": "1"}
+    assert game_record(game)["end"] == {"reason": "timeout", "side": "1"}
 
 
 @pytest.mark.parametrize("seat", [N, E, S, W])
@@ -714,9 +714,9 @@ def test_no_timeout_when_nobody_is_to_act() -> None:
 def test_abandon_and_timeout_replay() -> None:
     game = start(Rules.from_preset("estandar"), EVEN, dealer=W, bids=BIDS)
     game.apply(Timeout(N))
-    again = Game.replay(game.record())
+    again = rebuild(game_record(game))
     assert again.result == game.result
-    assert again.record() == game.record()
+    assert game_record(again) == game_record(game)
 
 
 # --------------------------------------------------------------------------
@@ -729,20 +729,20 @@ def test_boston_is_recorded(taker: int) -> None:
     game.deal(boston_deal(taker))
     bid_all(game, {N: 1, E: 1, S: 1, W: 1})
     play_lowest(game)
-    fin = game.finished[-1]
+    fin = game.scored[-1]
     assert fin.boston == taker % 2
     # no extra points: contract 2 made with 11 overtricks, whose 11 bags cost 100
     side = taker % 2
     assert fin.score.points[side] == 20 + 11 - 100
     assert fin.score.points[1 - side] == -20
-    summary = replay_summary(Game.replay(game.record()))
+    summary = replay_summary(rebuild(game_record(game)))
     assert summary["hands"][0]["boston"] == ("ns", "ew")[side]
 
 
 def test_no_boston_when_tricks_are_shared() -> None:
     game = start(Rules.from_preset("estandar"), EVEN, dealer=W, bids=BIDS)
     play_lowest(game)
-    assert game.finished[-1].boston is None
+    assert game.scored[-1].boston is None
 
 
 # --------------------------------------------------------------------------
@@ -906,7 +906,7 @@ def test_refused_actions_leave_the_game_playable() -> None:
             game.apply(bad)
     play_lowest(game)
     assert sum(game.hand.tricks) == 13
-    assert views(game)[0].hand == CardSet(0)
+    assert views(game)[0].held == CardSet(0)
 
 
 # --------------------------------------------------------------------------

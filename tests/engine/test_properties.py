@@ -21,6 +21,7 @@ from engine_helpers import (
     OPTION_VALUES,
     RUNNING,
     Log,
+    apply_actions,
     expected_accepted,
     expected_bids,
     expected_proper,
@@ -30,7 +31,6 @@ from engine_helpers import (
     hand_size_for,
     n_sides,
     play_random,
-    rebuild,
     reneges_in,
     rule_sets,
     seat_side,
@@ -53,7 +53,7 @@ from espadas.engine import (
     RuleError,
     Rules,
 )
-from espadas.engine.record import load_record
+from espadas.engine.record import game_record, load_record, rebuild
 
 SETTINGS = settings(
     max_examples=250,
@@ -102,7 +102,7 @@ def check_step(game: Game) -> None:
     public = game.public_view()
     for seat, view in enumerate(views(game)):
         looked = hand.looked[seat]
-        assert view.hand == (CardSet(hand.held[seat]) if looked else None)
+        assert view.held == (CardSet(hand.held[seat]) if looked else None)
         if seat == to_act or game.phase == "hand_end":
             # closing a finished hand (NextHand / ConfirmEnd) is open to every seat
             assert list(view.legal) == game.legal_actions()
@@ -137,7 +137,7 @@ def check_game(log: Log) -> None:
     reached = False
     leaders_top: list[int] = []
     last = len(game.hands) - 1
-    assert len(game.finished) in (len(game.hands), len(game.hands) - 1)
+    assert len(game.scored) in (len(game.hands), len(game.hands) - 1)
     for i, hand in enumerate(game.hands):
         assert hand.dealer == (log.first_dealer + i) % n
         # the deal covers the deck exactly
@@ -185,12 +185,12 @@ def check_game(log: Log) -> None:
         complete = len(hand.plays) == n * size
         if not complete:
             assert i == last
-            assert len(game.finished) == i
+            assert len(game.scored) == i
             continue
         assert sum(tricks) == size
-        assert hand.phase == "done"
+        assert hand.phase == "hand_end"
         # scoring, from bids and tricks only
-        fin = game.finished[i]
+        fin = game.scored[i]
         want = expected_score(rules, bids, tricks, bags)
         assert fin.score.points == want.points, (bids, tricks, bags)
         assert fin.score.bags == want.bags
@@ -219,7 +219,7 @@ def check_game(log: Log) -> None:
         assert reason in ("abandon", "timeout")
         assert result.reason == reason and result.loser == loser
         assert acc is None
-        if len(game.finished) == len(game.hands):
+        if len(game.scored) == len(game.hands):
             assert not decisive
         others = sorted((s for s in range(sides) if s != loser), key=lambda s: (-totals[s], s))
         assert result.winner == others[0]
@@ -236,7 +236,7 @@ def check_game(log: Log) -> None:
         assert (result.winner, result.loser) == (1 - loser, loser)
         assert result.reason == ("renege" if truth else "false_accusation")
         assert game.phase == "game_over"
-    elif decisive and len(game.finished) == len(game.hands):
+    elif decisive and len(game.scored) == len(game.hands):
         assert result is not None
         assert result.winner == leaders_top[0]
         assert result.reason == ("target" if reached else "mercy")
@@ -261,15 +261,15 @@ def comparable(original: Game, again: Game) -> Game:
 
 def check_replay(log: Log) -> None:
     game = log.game
-    record = game.record()
+    record = game_record(game)
     text = json.dumps(record)
-    again = Game.replay(json.loads(text))
-    assert again.record() == record
-    assert Game.replay(load_record(text)).record() == record
+    again = rebuild(json.loads(text))
+    assert game_record(again) == record
+    assert game_record(rebuild(load_record(text))) == record
     assert again.scores == game.scores
     assert again.bags == game.bags
     assert again.result == game.result
-    assert again.finished == game.finished
+    assert again.scored == game.scored
     assert [h.deal for h in again.hands] == [h.deal for h in game.hands]
     assert [h.plays for h in again.hands] == [h.plays for h in game.hands]
     assert [h.reneges for h in again.hands] == [h.reneges for h in game.hands]
@@ -280,18 +280,18 @@ def check_replay(log: Log) -> None:
         assert game.phase == "game_over"
         for mine, theirs in zip(views(again), views(game), strict=True):
             if mine.looked[mine.seat] and theirs.looked[mine.seat]:
-                assert mine.hand == theirs.hand
-            assert replace(mine, looked=(), hand=None) == replace(theirs, looked=(), hand=None)
+                assert mine.held == theirs.held
+            assert replace(mine, looked=(), held=None) == replace(theirs, looked=(), held=None)
         assert replace(again.public_view(), looked=()) == replace(game.public_view(), looked=())
     else:
         assert views(again) == views(game)
         assert again.public_view() == game.public_view()
     assert again.legal_actions() == game.legal_actions()
     # the log of every action, deals included, rebuilds the very same game
-    same = rebuild(game.rules, log.first_dealer, log.actions)
+    same = apply_actions(game.rules, log.first_dealer, log.actions)
     assert views(same) == views(game)
     assert same.public_view() == game.public_view()
-    assert same.record() == record
+    assert game_record(same) == record
     assert same.phase == game.phase
     assert (same.scores, same.bags, same.result) == (game.scores, game.bags, game.result)
     assert same.legal_actions() == game.legal_actions()
@@ -397,7 +397,7 @@ def check_view_invariance(rules: Rules, seed: int, steps: int, pick: int, keep_s
     deal = redeal_hidden(game, seat, random.Random(pick), keep_suits)
     actions = replace_last_deal(log, deal)
     try:
-        other = rebuild(rules, log.first_dealer, actions)
+        other = apply_actions(rules, log.first_dealer, actions)
     except RuleError:
         assume(False)
         return  # pragma: no cover
@@ -405,12 +405,12 @@ def check_view_invariance(rules: Rules, seed: int, steps: int, pick: int, keep_s
     assert other.view_for(seat) == game.view_for(seat)
     assert other.public_view() == game.public_view()
     # the same through the records
-    record = game.record()
+    record = game_record(game)
     hands = record["hands"]
     assert isinstance(hands, list)
     hands[-1]["deal"] = [str(CardSet(m)) for m in deal]
-    from_record = Game.replay(record)
-    assert from_record.view_for(seat) == Game.replay(game.record()).view_for(seat)
+    from_record = rebuild(record)
+    assert from_record.view_for(seat) == rebuild(game_record(game)).view_for(seat)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -467,12 +467,12 @@ def test_rules_round_trip(rules: Rules, seed: int) -> None:
 def test_bids_are_accepted_exactly_when_legal(rules: Rules, seed: int, value: BidValue) -> None:
     game = Game.new(rules, seed=seed)
     legal = game.legal_bids()
-    before = game.record()
+    before = game_record(game)
     try:
         game.bid(value)
     except RuleError:
         assert value not in legal
-        assert game.record() == before
+        assert game_record(game) == before
     else:
         assert value in legal
 
@@ -486,11 +486,11 @@ def test_plays_are_accepted_exactly_when_legal(
     game = log.game
     assume(game.phase == "playing")
     legal = game.legal_plays()
-    before = (game.record(), views(game))
+    before = (game_record(game), views(game))
     try:
         game.play(Card(card))
     except RuleError:
         assert Card(card) not in legal
-        assert (game.record(), views(game)) == before
+        assert (game_record(game), views(game)) == before
     else:
         assert Card(card) in legal

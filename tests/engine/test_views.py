@@ -39,14 +39,14 @@ def test_a_view_holds_only_the_seats_own_hand() -> None:
         view = game.view_for(seat)
         assert isinstance(view, PlayerView)
         assert view.seat == seat
-        assert view.hand == CardSet(EVEN[seat])
+        assert view.held == CardSet(EVEN[seat])
     public = game.public_view()
     assert not isinstance(public, PlayerView)
-    assert not hasattr(public, "hand")
+    assert not hasattr(public, "held")
     public_fields = {f.name for f in dataclasses.fields(PublicView)}
     player_fields = {f.name for f in dataclasses.fields(PlayerView)}
     # the seat, its cards and its own choices; nothing about another seat
-    assert {"seat", "hand", "legal"} <= player_fields - public_fields
+    assert {"seat", "held", "legal"} <= player_fields - public_fields
 
 
 def test_the_view_of_a_hand_in_play() -> None:
@@ -67,7 +67,7 @@ def test_the_view_of_a_hand_in_play() -> None:
     assert view.bags == (0, 0)
     assert view.hand_scores is None
     assert view.result is None
-    assert view.hand == CardSet.parse("876.543.876.876")
+    assert view.held == CardSet.parse("876.543.876.876")
     assert view.legal == tuple(Play(x) for x in CardSet.parse("-.543.-.-"))
     assert view.proper_plays == CardSet.parse("-.543.-.-")
     for seat in (N, E, W):
@@ -84,8 +84,8 @@ def test_the_view_at_the_end_of_a_hand() -> None:
     assert len(view.tricks) == 13
     assert sum(view.tricks_taken) == 13
     assert view.cards_left == (0, 0, 0, 0)
-    assert view.hand == CardSet(0)
-    assert view.hand_scores == tuple(game.finished[-1].score.points)
+    assert view.held == CardSet(0)
+    assert view.hand_scores == tuple(game.scored[-1].score.points)
     assert view.scores == tuple(game.scores)
     assert view.legal == (NextHand(),)
 
@@ -96,7 +96,7 @@ def test_the_view_before_the_first_deal() -> None:
     assert view.phase == "dealing"
     assert view.hand_number == 0
     assert view.dealer == 2
-    assert view.hand is None
+    assert view.held is None
     assert view.legal == ()
     assert view.bids == (None,) * 4
     assert game.public_view().to_act is None
@@ -115,10 +115,10 @@ def test_bids_show_as_they_are_made() -> None:
 def test_blind_nil_hand_hidden_until_looked() -> None:
     game = start(Rules.from_preset("cien"), EVEN, dealer=W)
     for seat in range(4):
-        assert game.view_for(seat).hand is None
+        assert game.view_for(seat).held is None
     game.apply(Look(S))  # S looks out of turn
-    assert game.view_for(S).hand == CardSet(EVEN[S])
-    assert game.view_for(N).hand is None
+    assert game.view_for(S).held == CardSet(EVEN[S])
+    assert game.view_for(N).held is None
     assert game.public_view().looked == (False, False, True, False)
     assert game.view_for(N).legal[0] == Look(N)
     assert game.view_for(N).legal[-1] == Bid(BLIND_NIL)
@@ -150,7 +150,7 @@ def test_a_view_does_not_change_when_the_game_moves_on() -> None:
     play_lowest(game)
     assert view == kept
     with pytest.raises(dataclasses.FrozenInstanceError):
-        view.hand = None  # type: ignore[misc]
+        view.held = None  # type: ignore[misc]
 
 
 def test_views_of_the_other_seats_do_not_depend_on_a_hidden_swap() -> None:
@@ -185,7 +185,7 @@ def test_individual_views() -> None:
     view = game.view_for(game.hand.to_act)
     assert len(view.bids) == 5
     assert len(view.scores) == 5
-    assert view.hand is not None and len(view.hand) == 10
+    assert view.held is not None and len(view.held) == 10
     assert view.legal == tuple(Bid(v) for v in range(11))
 
 

@@ -55,7 +55,7 @@ def test_example_1_bidding_order_and_contracts() -> None:
     # "N-S must take 5, E-W 7": each side scores its contract iff it takes that many
     want_ns = 50 + (ns - 5) if ns >= 5 else -50
     want_ew = 70 + (ew - 7) if ew >= 7 else -70
-    assert game.finished[0].score.points == [want_ns, want_ew]
+    assert game.scored[0].score.points == [want_ns, want_ew]
 
 
 # --------------------------------------------------------------------------
@@ -232,7 +232,7 @@ def test_example_9_mercy_ends_the_game() -> None:
     game.next_hand()
     # hand 2: N-S bid 3 + 3 = 6 and fail: -60 -> -210, at or below the floor of -200
     play_hand(game, boston_deal(E), {N: 3, S: 3, E: 13, W: 0})
-    assert game.finished[-1].score.points == [-60, 230]
+    assert game.scored[-1].score.points == [-60, 230]
     assert game.scores == [-210, 460]
     assert game.result is not None
     assert game.result.reason == "mercy"
@@ -308,7 +308,7 @@ def test_example_10_target_higher_score_wins() -> None:
     play_hand(game, pbn(*FIVE_EIGHT), {N: 2, E: 3, S: 2, W: 2})
     assert game.hand.dealer == W
     assert game.hand.tricks == [4, 1, 1, 7]
-    assert game.finished[-1].score.points == [41, 53]
+    assert game.scored[-1].score.points == [41, 53]
     assert game.scores == [536, 533]
     assert game.result is not None
     assert (game.result.winner, game.result.reason, game.result.loser) == (NS, "target", None)
@@ -346,5 +346,5 @@ def test_boston_deal_is_a_boston() -> None:
     game = Game(Rules.from_preset("estandar"), first_dealer=N)
     play_hand(game, boston_deal(W), {N: 1, S: 1, E: 0, W: 13})
     assert game.hand.tricks == [0, 0, 0, 13]
-    assert game.finished[-1].boston == EW
+    assert game.scored[-1].boston == EW
     assert game.hand.bid_order == [0, 1, 13, 1]  # E, S, W, N

@@ -449,8 +449,8 @@ def test_a_robot_that_sees_all_gets_a_full_view_and_others_do_not() -> None:
     assert SpyRobot.seen and all(isinstance(v, FullView) for v in SpyRobot.seen)
     for view in SpyRobot.seen:
         assert isinstance(view, FullView)
-        assert view.hands[view.seat] == view.hand
-        assert sum(len(h) for h in view.hands) == sum(view.cards_left)
+        assert view.all_held[view.seat] == view.held
+        assert sum(len(h) for h in view.all_held) == sum(view.cards_left)
     assert WatchedRobot.seen
     assert not any(isinstance(v, FullView) for v in WatchedRobot.seen)
 

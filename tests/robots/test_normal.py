@@ -433,7 +433,7 @@ def test_blind_nil_only_when_far_behind() -> None:
         game.scores = list(scores)
         game.deal(list(deal_cards(rules, random.Random(1))))
         view = game.view_for(0)
-        assert view.hand is None
+        assert view.held is None
         action = NormalRobot(random.Random(0)).act(view)
         assert action == (Bid(BLIND_NIL) if expected == "blind" else Look(0))
 

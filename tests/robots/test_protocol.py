@@ -25,6 +25,7 @@ from espadas.engine import (
     PlayerView,
     Rules,
 )
+from espadas.engine.record import game_record
 from espadas.robots import RandomRobot, Robot
 from espadas.robots.base import fallback
 from espadas.robots.external import MAX_RESTARTS, ExternalRobot
@@ -62,7 +63,7 @@ def views_of(
     robots = [RandomRobot(random.Random(seed * 10 + s)) for s in range(rules.players)]
     while not game.over:
         if game.phase == "hand_end":
-            if len(game.finished) >= hands:
+            if len(game.scored) >= hands:
                 return
             game.apply(NextHand())
             continue
@@ -100,8 +101,8 @@ def test_request_while_bidding() -> None:
     assert req["rules"] == {"preset": "pagat"}
     assert req["players"] == 4
     assert req["seat"] == 3 and req["dealer"] == game.dealer == 2
-    assert view.hand is not None
-    assert req["hand"] == [str(c) for c in sorted(view.hand, reverse=True)]
+    assert view.held is not None
+    assert req["hand"] == [str(c) for c in sorted(view.held, reverse=True)]
     assert len(req["hand"]) == 13
     assert req["bids"] == [None, None, None, None]
     assert req["tricks"] == [] and req["trick"] is None
@@ -156,7 +157,7 @@ def test_request_trick_due_but_empty() -> None:
 def test_request_blind_nil_face_down() -> None:
     game = Game.new(Rules.from_preset("cien"), seed=3)
     view = game.view_for(2)
-    assert Look(2) in view.legal and view.hand is None
+    assert Look(2) in view.legal and view.held is None
     req = request_for(view)
     assert req["phase"] == "bid"
     assert req["rules"] == {"preset": "cien"}
@@ -275,7 +276,7 @@ def check_round_trip(view: PlayerView) -> None:
     assert back.seat == view.seat and back.to_act == view.to_act
     assert back.phase == view.phase and back.dealer == view.dealer
     assert back.rules == view.rules
-    assert back.hand == view.hand
+    assert back.held == view.held
     assert back.bids == view.bids
     assert back.tricks == view.tricks
     assert back.trick == view.trick
@@ -441,7 +442,7 @@ def test_external_random_robots_play_whole_games() -> None:
     first, answers = external_game(rules, 21)
     assert first.over and answers > 50
     again, _ = external_game(rules, 21)
-    assert again.record() == first.record()
+    assert game_record(again) == game_record(first)
     other, _ = external_game(Rules.from_preset("estandar", target=100, mercy=-100), 22)
     assert other.over
 

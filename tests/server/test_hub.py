@@ -41,9 +41,9 @@ def test_cached_tables_keep_no_log_and_locks_go_when_unused(tmp_path: Path) -> N
             stored = await hub.store.events("t1")
             assert cached.version == len(stored) == stored[-1].seq
             assert cached.events == []  # the log is in the store, not in memory
-            assert Table.replay("t1", stored).seats == cached.seats
+            assert Table.rebuild("t1", stored).seats == cached.seats
             assert dict(hub._locks) == {}  # no lock outlives its command
-            with_log = Table.replay("t1", stored)
+            with_log = Table.rebuild("t1", stored)
             assert with_log.events == stored and with_log.version == cached.version
         finally:
             await hub.store.close()
@@ -165,7 +165,7 @@ def test_announced_events_are_applied_without_reading_the_store(tmp_path: Path) 
             await _full_table(hub, "t1")
             await hub.table("t1")
             store.events = counted  # type: ignore[method-assign]
-            other = Table.replay("t1", await read("t1"))  # another instance's copy
+            other = Table.rebuild("t1", await read("t1"))  # another instance's copy
 
             async def bid_elsewhere() -> list[Event]:
                 game = other.game

@@ -133,9 +133,9 @@ def test_four_people_play_a_game_through_http_and_websocket(base: str) -> None:
     watcher.view(tid)
     assert check_frames(watcher.frames, deals, None) >= 1
     # the record replays to the same result
-    from espadas.engine.record import replay
+    from espadas.engine.record import rebuild
 
-    game = replay(record)
+    game = rebuild(record)
     assert game.result is not None
     assert game.rules.side_name(game.result.winner) == final["game"]["result"]["winner"]
     for listener in [*listeners.values(), spectator, anonymous]:
@@ -177,9 +177,9 @@ def test_a_table_with_robots_plays_to_the_end(base: str) -> None:
         steps += 1
     record = ana.ok("GET", f"/api/tables/{tid}/record")
     assert record["players"] == ["Ana", "robot:normal", "robot:normal", "robot:normal"]
-    from espadas.engine.record import replay
+    from espadas.engine.record import rebuild
 
-    assert replay(record).result is not None
+    assert rebuild(record).result is not None
 
 
 def test_accusations_true_and_false(base: str) -> None:

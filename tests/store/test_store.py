@@ -504,7 +504,7 @@ def test_a_stored_table_replays_to_the_same_state(db: Db) -> None:
 
         stored = await store.events("t1")
         assert stored == table.events
-        again = Table.replay("t1", stored)
+        again = Table.rebuild("t1", stored)
         assert again.version == table.version == await store.version("t1")
         assert again.status == "playing"
         assert again.seats == table.seats

@@ -14,7 +14,7 @@ import pytest
 from espadas.engine import Game, Rules
 from espadas.engine.errors import ParseError, RecordError
 from espadas.engine.hand import check_deal
-from espadas.engine.record import load_record, replay
+from espadas.engine.record import game_record, load_record, rebuild
 from espadas.tables.commitment import (
     SALT_BYTES,
     HandCheck,
@@ -48,7 +48,7 @@ def test_known_vector() -> None:
 
 
 def test_vector_from_a_real_deal() -> None:
-    rec = Game.new(Rules.from_preset("estandar"), seed=11).record()
+    rec = game_record(Game.new(Rules.from_preset("estandar"), seed=11))
     deal = rec["hands"][0]["deal"]
     salt = "9f" * SALT_BYTES
     raw = ("espadas-deal/1\n" + "\n".join(deal) + "\n" + salt + "\n").encode()
@@ -130,7 +130,7 @@ def test_the_record_loader_accepts_commitment_and_salt() -> None:
     rec = table_game()
     loaded = load_record(json.dumps(rec))
     assert loaded["hands"][0]["salt"] == rec["hands"][0]["salt"]
-    assert len(replay(loaded).hands) == len(rec["hands"])
+    assert len(rebuild(loaded).hands) == len(rec["hands"])
 
 
 def test_a_table_game_verifies() -> None:
@@ -186,7 +186,7 @@ def test_missing_commitment_or_salt() -> None:
 
 
 def test_a_record_without_commitments() -> None:
-    rec = Game.new(Rules(), seed=3).record()
+    rec = game_record(Game.new(Rules(), seed=3))
     assert verify_record(rec) == [HandCheck(1, "missing", None, None)]
     rec["hands"] = []
     assert verify_record(rec) == []

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine_helpers import play_random, rule_sets
 from espadas.engine import Card, CardSet, Game, Rules
-from espadas.engine.record import replay
+from espadas.engine.record import game_record, rebuild
 from espadas.tables.replay import replay_steps
 
 Record = dict[str, Any]
@@ -32,7 +32,7 @@ def _cut(record: Record, hand: int, plays: int) -> Record:
 
 def steps_by_definition(record: Record) -> list[dict[str, Any]]:
     """The replay steps as first written: one replay of the cut record per step."""
-    game = replay(record)
+    game = rebuild(record)
     rules = game.rules
     n = rules.players
     steps: list[dict[str, Any]] = []
@@ -42,7 +42,7 @@ def steps_by_definition(record: Record) -> list[dict[str, Any]]:
         if plays % n:
             cuts.append(plays)
         for k in cuts:
-            state = replay(_cut(record, h, k))
+            state = rebuild(_cut(record, h, k))
             hand = state.hands[-1]
             done = hand.completed_tricks()
             last = done[-1] if done and k else None
@@ -86,7 +86,7 @@ def test_one_pass_equals_the_step_by_step_definition(
 ) -> None:
     force = data.draw(st.sampled_from(FORCED))
     rules = data.draw(rule_sets(force=force, repair=True))
-    record = play_random(rules, seed, max_hands=hands).game.record()
+    record = game_record(play_random(rules, seed, max_hands=hands).game)
     assert replay_steps(record) == steps_by_definition(record)
 
 
@@ -97,7 +97,7 @@ def test_an_accusation_and_an_unfinished_trick() -> None:
     for _ in range(6):
         game.play(next(iter(game.legal_plays())))
     game.accuse(1, 0)
-    record = game.record()
+    record = game_record(game)
     assert record["hands"][0]["accusation"]["after_play"] == 6
     steps = replay_steps(record)
     assert steps == steps_by_definition(record)
@@ -108,7 +108,7 @@ def test_an_accusation_and_an_unfinished_trick() -> None:
 def test_five_players_with_blind_nil() -> None:
     rules = Rules.from_preset("sala", players=5, partnerships=False, blind_nil=True)
     for seed in (1, 2, 3):
-        record = play_random(rules, seed, max_hands=2).game.record()
+        record = game_record(play_random(rules, seed, max_hands=2).game)
         steps = replay_steps(record)
         assert steps == steps_by_definition(record)
         assert {s["players"] for s in steps} == {5}

@@ -264,7 +264,7 @@ def test_the_chosen_partner_moves_opposite(seat: int) -> None:
     assert after == expected
     assert table.seat_of(before[seat]) == 2
     assert table.seat_of(before[2]) == seat
-    assert Table.replay("t1", table.events).seats == table.seats
+    assert Table.rebuild("t1", table.events).seats == table.seats
 
 
 def test_choosing_the_partner_already_opposite_changes_nothing() -> None:
@@ -367,7 +367,7 @@ def test_a_freed_seat_is_empty_again() -> None:
     assert table.seats[2] is None
     assert table.seats[3] is not None and table.seats[3].robot == "normal"
     assert table.join("eva", "Eva", at(2))[0].data["seat"] == 2
-    assert Table.replay("t1", table.events).seats == table.seats
+    assert Table.rebuild("t1", table.events).seats == table.seats
 
 
 @pytest.mark.parametrize(
@@ -471,25 +471,25 @@ def test_a_full_game_through_the_table() -> None:
         )
         if game.phase == "hand_end" and events[-1].type == "play":
             hand_ends += 1
-            check_record(table, len(game.finished))
+            check_record(table, len(game.scored))
         elif game.result is None and (
             events[-1].type == "deal" or (game.phase == "playing" and len(game.hand.plays) == 26)
         ):
             # a hand just dealt, or half played: the record has only the finished hands
-            assert len(game.hands) == len(game.finished) + 1
-            check_record(table, len(game.finished))
+            assert len(game.hands) == len(game.scored) + 1
+            check_record(table, len(game.scored))
         assert table.status == ("finished" if game.result is not None else "playing")
     game = game_of(table)
     assert game.result is not None
     assert game.result.reason in ("target", "mercy")
-    assert hand_ends == len(game.hands) == len(game.finished) == len(table.deals) > 1
+    assert hand_ends == len(game.hands) == len(game.scored) == len(table.deals) > 1
     assert table.status == "finished"
     assert table.events[-1].type == "confirm_end"
     assert [e.seq for e in table.events] == list(range(1, table.version + 1))
     check_record(table, len(game.hands))
     assert table_view(table, "ana")["game"]["legal"] == []
 
-    again = Table.replay(table.id, table.events)
+    again = Table.rebuild(table.id, table.events)
     assert again.version == table.version
     assert again.status == "finished"
     assert game_of(again).scores == game.scores
@@ -504,10 +504,10 @@ def test_replay_refuses_a_gap_or_an_unknown_event() -> None:
     table = started()
     events = table.events
     with pytest.raises(TableError) as err:
-        Table.replay("t1", [events[0], events[2]])
+        Table.rebuild("t1", [events[0], events[2]])
     assert err.value.code == "bad_seq"
     with pytest.raises(BadCommand):
-        Table.replay("t1", [events[0], Event(2, "teleport", {}, at())])
+        Table.rebuild("t1", [events[0], Event(2, "teleport", {}, at())])
 
 
 def test_the_record_during_the_game() -> None:
@@ -904,7 +904,7 @@ def test_no_view_ever_shows_another_seats_unplayed_cards() -> None:
     looked = 0
     for _ in driver.steps():
         game = game_of(table)
-        unfinished = len(game.hands) > len(game.finished)
+        unfinished = len(game.hands) > len(game.scored)
         current = table.deals[-1]
         for person in viewers(table):
             seat = table.seat_of(person)
@@ -988,7 +988,7 @@ def test_a_rematch_is_marked_once_by_the_creator_after_the_end() -> None:
         table.mark_rematch("ana", "t3", at(4))
     assert err.value.code == "rematch_exists"
     assert snapshot(table) == before
-    assert Table.replay("t1", table.events).rematch == "t2"
+    assert Table.rebuild("t1", table.events).rematch == "t2"
 
 
 def test_a_rematch_keeps_rules_people_and_robots() -> None:
@@ -1002,7 +1002,7 @@ def test_a_rematch_keeps_rules_people_and_robots() -> None:
     assert new.seats == old.seats
     assert new.status == "waiting" and new.game is None
     assert table_view(new, "luis")["rematch_of"] == "t1"
-    again = Table.replay("t2", events)
+    again = Table.rebuild("t2", events)
     assert (again.seats, again.rematch_of) == (new.seats, "t1")
     new.start("ana", at(6), seeded_dealer(1))
     assert new.status == "playing"
@@ -1023,7 +1023,7 @@ def test_a_rematch_with_another_partner() -> None:
     ]
     assert new.seat_of("luis") == 2 and new.seat_of("eva") == 1
     assert new.rules == table.rules and new.rules.target == 250
-    assert Table.replay("t2", events).seats == new.seats
+    assert Table.rebuild("t2", events).seats == new.seats
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ from espadas.engine import (
     Rules,
 )
 from espadas.engine.errors import RecordError
-from espadas.engine.record import replay
+from espadas.engine.record import rebuild
 from espadas.i18n import (
     CATALOG,
     ERRORS,
@@ -260,7 +260,7 @@ def test_unknown_code_falls_back_to_the_english_message() -> None:
 
 def test_record_errors_keep_their_english_details() -> None:
     with pytest.raises(RecordError) as err:
-        replay({"format": "espadas-record/1", "rules": {}, "players": ["a"], "hands": []})
+        rebuild({"format": "espadas-record/1", "rules": {}, "players": ["a"], "hands": []})
     assert err.value.code == "players"  # also an InvalidRules code, with another meaning
     assert error_text(err.value) == "players must be a list of 4 names"
 

@@ -9,7 +9,7 @@ from typing import Any
 from espadas.cli.replay import read_text
 from espadas.engine.errors import RecordError, ReplayError
 from espadas.engine.pbn import game_pbn
-from espadas.engine.record import load_record, replay
+from espadas.engine.record import load_record, rebuild
 
 
 def add_parser(sub: Any) -> None:
@@ -23,7 +23,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         data = load_record(read_text(args.record))
-        game = replay(data)
+        game = rebuild(data)
     except (RecordError, ReplayError) as exc:
         print(f"espadas export: {exc.message}", file=sys.stderr)
         return 2

@@ -13,7 +13,7 @@ from typing import Any
 
 from espadas.engine.errors import RecordError, ReplayError
 from espadas.engine.game import Game
-from espadas.engine.record import load_record, replay, replay_summary
+from espadas.engine.record import load_record, rebuild, replay_summary
 
 
 def add_parser(sub: Any) -> None:
@@ -38,7 +38,7 @@ def read_text(path: str) -> str:
 
 def load_game(path: str) -> Game:
     """Reads and replays a record file (raises RecordError or ReplayError)."""
-    return replay(load_record(read_text(path)))
+    return rebuild(load_record(read_text(path)))
 
 
 def run(args: argparse.Namespace) -> int:

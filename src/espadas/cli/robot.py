@@ -95,7 +95,7 @@ def _answer(robot: Any, line: str) -> dict[str, Any] | None:
         view = view_from_request(req)
     except ProtocolFault as e:
         return {"error": str(e)}
-    if view.phase == "bidding" and view.hand is None:
+    if view.phase == "bidding" and view.held is None:
         view = dataclasses.replace(view, legal=(Look(view.seat), *view.legal))
     action = robot.act(view)
     if isinstance(action, Look):

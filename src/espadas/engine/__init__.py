@@ -43,7 +43,7 @@ from espadas.engine.errors import (
 )
 from espadas.engine.game import Accusation, Game
 from espadas.engine.hand import Hand, seat_name, trick_winner
-from espadas.engine.result import FinishedHand, Result
+from espadas.engine.result import Result, ScoredHand
 from espadas.engine.rules import OPTIONS, PRESETS, Rules
 from espadas.engine.scoring import HandScore, score_hand
 from espadas.engine.view import FullView, PlayerView, PublicView, Trick, full_view
@@ -67,7 +67,6 @@ __all__ = [
     "ConfirmEnd",
     "Deal",
     "EspadasError",
-    "FinishedHand",
     "FullView",
     "Game",
     "GameOver",
@@ -89,6 +88,7 @@ __all__ = [
     "Result",
     "RuleError",
     "Rules",
+    "ScoredHand",
     "Suit",
     "Timeout",
     "Trick",

@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from espadas.engine.actions import (
     Abandon,
@@ -45,7 +44,7 @@ from espadas.engine.errors import (
     WrongPhase,
 )
 from espadas.engine.hand import Hand, seat_name
-from espadas.engine.result import FinishedHand, Result
+from espadas.engine.result import Result, ScoredHand
 from espadas.engine.rules import Rules
 from espadas.engine.scoring import score_hand
 from espadas.engine.view import PlayerView, PublicView, player_view, public_view
@@ -82,7 +81,7 @@ class Game:
         self.bags = [0] * sides
         self.hands: list[Hand] = []
         self._hand: Hand  # the current hand, set by deal()
-        self.finished: list[FinishedHand] = []
+        self.scored: list[ScoredHand] = []
         self.accusations: dict[int, Accusation] = {}
         self.result: Result | None = None
         self.end_outside: tuple[str, int] | None = None
@@ -281,7 +280,7 @@ class Game:
         else:
             side_tricks = tricks
         boston = side_tricks.index(rules.hand_size) if rules.hand_size in side_tricks else None
-        self.finished.append(FinishedHand(score, tuple(self.scores), boston))
+        self.scored.append(ScoredHand(score, tuple(self.scores), boston))
         self.phase = "hand_end"
         self._stop_play()
         reached = max(self.scores) >= rules.target
@@ -381,19 +380,6 @@ class Game:
     def public_view(self) -> PublicView:
         """What a spectator may know."""
         return public_view(self)
-
-    def record(self, players: list[str] | None = None) -> dict[str, Any]:
-        """The game's ``espadas-record/1`` document, at any moment."""
-        from espadas.engine.record import game_record
-
-        return game_record(self, players)
-
-    @classmethod
-    def replay(cls, record: dict[str, Any]) -> Game:
-        """Rebuilds a game from its record; raises ``RecordError``/``ReplayError``."""
-        from espadas.engine.record import replay
-
-        return replay(record)
 
     def __repr__(self) -> str:
         return (

@@ -356,7 +356,7 @@ class Hand:
         self._led = -1
         self._forced = -1
         if start + n == n * self.size:
-            self.phase = "done"
+            self.phase = "hand_end"
             self.to_act = -1
             if self.on_done is not None:
                 self.on_done(self)
@@ -395,8 +395,9 @@ class Hand:
 
     # reading --------------------------------------------------------------------
     @property
-    def done(self) -> bool:
-        return self.phase == "done"
+    def over(self) -> bool:
+        """True once the last trick is taken."""
+        return self.phase == "hand_end"
 
     def completed_tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
         """(leader, cards, winner) of each finished trick."""

@@ -80,8 +80,8 @@ def game_pbn(game: Game, players: Sequence[str] | None = None, event: str = "Esp
                 " ".join(f"{_seat(game, s)}:{t}" for s, t in enumerate(hand.tricks)),
             )
         )
-        if i < len(game.finished):
-            fin = game.finished[i]
+        if i < len(game.scored):
+            fin = game.scored[i]
             lines.append(_tag("EspadasScore", _per_side(sides, fin.score.points)))
             lines.append(_tag("EspadasTotal", _per_side(sides, fin.totals)))
             lines.append(_tag("EspadasBags", _per_side(sides, fin.score.bags)))

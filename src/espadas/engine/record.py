@@ -1,11 +1,11 @@
-"""Game records (``espadas-record/1``) and their replay, exactly as FORMATS.md fixes them.
+"""Game records (``espadas-record/1``) and games rebuilt from them, as FORMATS.md fixes them.
 
 >>> from espadas.engine import Game, Rules
 >>> game = Game.new(Rules.from_preset("pagat"), seed=1)
->>> rec = game.record(["Ana", "Bea", "Carla", "Dani"])
+>>> rec = game_record(game, ["Ana", "Bea", "Carla", "Dani"])
 >>> rec["format"], len(rec["hands"])
 ('espadas-record/1', 1)
->>> replay(rec).record(["Ana", "Bea", "Carla", "Dani"]) == rec
+>>> game_record(rebuild(rec), ["Ana", "Bea", "Carla", "Dani"]) == rec
 True
 """
 
@@ -154,9 +154,9 @@ def check_record(data: object) -> Rules:
     return rules
 
 
-def replay(data: Mapping[str, Any] | object) -> Game:
-    """Replays a record through the engine. Raises :class:`RecordError` for a malformed
-    record and :class:`ReplayError` at the first illegal action."""
+def rebuild(data: Mapping[str, Any] | object) -> Game:
+    """Rebuilds the game of a record through the engine. Raises :class:`RecordError` for a
+    malformed record and :class:`ReplayError` at the first illegal action."""
     rules = check_record(data)
     assert isinstance(data, dict)
     hands = data["hands"]
@@ -211,8 +211,8 @@ def replay_summary(game: Game) -> dict[str, Any]:
             "bags": None,
             "boston": None,
         }
-        if i < len(game.finished):
-            fin = game.finished[i]
+        if i < len(game.scored):
+            fin = game.scored[i]
             entry["score"] = dict(zip(names, fin.score.points, strict=True))
             entry["total"] = dict(zip(names, fin.totals, strict=True))
             entry["bags"] = dict(zip(names, fin.score.bags, strict=True))

@@ -26,7 +26,7 @@ class Result:
     ranking: tuple[int, ...]
 
 
-class FinishedHand(NamedTuple):
+class ScoredHand(NamedTuple):
     """The outcome of a scored hand."""
 
     score: HandScore

@@ -7,7 +7,7 @@ actions open to that seat. A :class:`PublicView` is the same without any hand.
 >>> from espadas.engine import Game, Rules
 >>> game = Game.new(Rules.from_preset("cien"), seed=3)
 >>> view = game.view_for(game.to_act)
->>> view.hand is None, view.legal[0]
+>>> view.held is None, view.legal[0]
 (True, Look(seat=2))
 """
 
@@ -21,7 +21,7 @@ from espadas.engine.actions import BLIND_NIL, Action, Bid, BidValue, Look, Play
 from espadas.engine.card import CARDS, Card
 from espadas.engine.cardset import CardSet
 from espadas.engine.hand import Hand
-from espadas.engine.result import FinishedHand, Result
+from espadas.engine.result import Result, ScoredHand
 from espadas.engine.rules import Rules
 
 
@@ -67,7 +67,7 @@ class PlayerView(PublicView):
     """A seat's view: the public view plus its own hand and the actions open to it."""
 
     seat: int
-    hand: CardSet | None
+    held: CardSet | None
     legal: tuple[Action, ...]
     proper_plays: CardSet
     """When this seat is to play: the cards that follow the rules (no renege).
@@ -80,7 +80,7 @@ class FullView(PlayerView):
     which measures how far the others are from perfect information. Never offered
     at a table."""
 
-    hands: tuple[CardSet, ...]
+    all_held: tuple[CardSet, ...]
 
 
 class ViewSource(Protocol):
@@ -103,7 +103,7 @@ class ViewSource(Protocol):
     @property
     def bags(self) -> Sequence[int]: ...
     @property
-    def finished(self) -> Sequence[FinishedHand]: ...
+    def scored(self) -> Sequence[ScoredHand]: ...
     @property
     def result(self) -> Result | None: ...
     def legal_actions(self) -> Sequence[Action]: ...
@@ -134,7 +134,7 @@ def _public_fields(game: ViewSource) -> dict[str, object]:
     hand = game.hands[-1]
     bids: list[BidValue | None] = [BLIND_NIL if hand.blind[s] else hand.bids[s] for s in range(n)]
     current = hand.current_trick()
-    finished = len(game.finished) == len(game.hands)
+    finished = len(game.scored) == len(game.hands)
     return {
         "rules": rules,
         "hand_number": len(game.hands),
@@ -155,7 +155,7 @@ def _public_fields(game: ViewSource) -> dict[str, object]:
         "spades_broken": hand.broken,
         "scores": tuple(game.scores),
         "bags": tuple(game.bags),
-        "hand_scores": tuple(game.finished[-1].score.points) if finished else None,
+        "hand_scores": tuple(game.scored[-1].score.points) if finished else None,
         "result": game.result,
     }
 
@@ -187,7 +187,7 @@ def player_view(game: ViewSource, seat: int) -> PlayerView:
     return PlayerView(
         **fields,  # type: ignore[arg-type]
         seat=seat,
-        hand=hand_cards,
+        held=hand_cards,
         legal=legal,
         proper_plays=proper,
     )
@@ -198,4 +198,4 @@ def full_view(game: ViewSource, seat: int) -> FullView:
     view = player_view(game, seat)
     held = game.hands[-1].held if game.hands else [0] * game.rules.players
     fields = {f: getattr(view, f) for f in view.__dataclass_fields__}
-    return FullView(**fields, hands=tuple(CardSet(m) for m in held))
+    return FullView(**fields, all_held=tuple(CardSet(m) for m in held))

@@ -269,10 +269,10 @@ def wants_blind_nil(view: PlayerView) -> bool:
 def choose_bid(view: PlayerView) -> BidValue:
     """The bid for the seat to act (its hand face up), among ``view.legal``."""
     rules = view.rules
-    assert view.hand is not None
+    assert view.held is not None
     legal: list[BidValue] = [a.value for a in view.legal if isinstance(a, Bid)]
-    est = estimate_tricks(view.hand, rules)
-    p_nil = nil_chance(view.hand, rules)
+    est = estimate_tricks(view.held, rules)
+    p_nil = nil_chance(view.held, rules)
     partner = view.rules.partner_of(view.seat)
     partner_bid = view.bids[partner] if partner is not None else None
     partner_nil = _is_nil(partner_bid)

@@ -40,7 +40,7 @@ class Knowledge:
         self.view = view
         self.seat = view.seat
         self.n = n = rules.players
-        self.hand = int(view.hand) if view.hand is not None else 0
+        self.hand = int(view.held) if view.held is not None else 0
         self.cards_left = view.cards_left
         played = 0
         played_by = [0] * n

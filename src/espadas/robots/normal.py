@@ -36,7 +36,7 @@ class NormalRobot:
         if not view.legal:
             raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase})")
         if view.phase == "bidding":
-            if view.hand is None:
+            if view.held is None:
                 if wants_blind_nil(view):
                     return Bid(BLIND_NIL)
                 return next(a for a in view.legal if isinstance(a, Look))

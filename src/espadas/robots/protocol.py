@@ -140,7 +140,7 @@ def request_for(view: PlayerView) -> dict[str, Any]:
         legal = cards_json(reversed(view.proper_plays))
     if not legal:
         raise ValueError(f"seat {view.seat} has no legal bid or card")
-    hand = [] if view.hand is None else cards_json(reversed(view.hand))
+    hand = [] if view.held is None else cards_json(reversed(view.held))
     sides = rules.side_names()
     return {
         "protocol": PROTOCOL,
@@ -484,7 +484,7 @@ def view_from_request(req: Any) -> PlayerView:
         hand_scores=None,
         result=None,
         seat=seat,
-        hand=hand,
+        held=hand,
         legal=legal,
         proper_plays=proper,
     )

@@ -110,7 +110,7 @@ class Hub:
         another instance): reads then cost no query."""
         table = self._tables.pop(table_id, None)
         if table is None:
-            table = Table.replay(table_id, await self.store.events(table_id), keep_events=False)
+            table = Table.rebuild(table_id, await self.store.events(table_id), keep_events=False)
             self._tables[table_id] = table
             self._forget_old()
             return table

@@ -127,7 +127,8 @@ def verify_record(record: Any) -> list[HandCheck]:
     engine's record errors do.
 
     >>> from espadas.engine import Game
-    >>> rec = Game.new(Rules.from_preset("pagat"), seed=1).record()
+    >>> from espadas.engine.record import game_record
+    >>> rec = game_record(Game.new(Rules.from_preset("pagat"), seed=1))
     >>> hand = rec["hands"][0]
     >>> verify_record(rec)
     [HandCheck(hand=1, status='missing', expected=None, actual=None)]

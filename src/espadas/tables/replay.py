@@ -14,7 +14,8 @@ Only for games that are over: it shows every hand.
 >>> while game.phase != "hand_end":
 ...     game.apply(robot.act(game.view_for(game.to_act)), by=game.to_act)
 >>> game.abandon(1)
->>> steps = replay_steps(game.record())
+>>> from espadas.engine.record import game_record
+>>> steps = replay_steps(game_record(game))
 >>> len(steps), steps[0]["trick_number"], steps[-1]["trick_number"], steps[-1]["hands"][0]
 (14, 0, 13, '...')
 """

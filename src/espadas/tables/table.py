@@ -16,7 +16,7 @@ fails, throws this table away and replays the log again.
 ['start', 'deal']
 >>> table.status, table.game.phase, table.seat_of("luis")
 ('playing', 'bidding', 1)
->>> Table.replay("t1", [*events, *table.events[1:]]).game.hands[0].deal == table.game.hands[0].deal
+>>> Table.rebuild("t1", [*events, *table.events[1:]]).game.hands[0].deal == table.game.hands[0].deal
 True
 """
 
@@ -46,6 +46,7 @@ from espadas.engine import (
     Rules,
     Timeout,
 )
+from espadas.engine.record import game_record
 from espadas.tables.clock import TURN_LIMIT
 from espadas.tables.commitment import commit, deal_text, fresh_deal
 from espadas.tables.errors import BadCommand, NotAllowed, TableError
@@ -106,7 +107,7 @@ class Table:
 
     # -- log ------------------------------------------------------------------
     @classmethod
-    def replay(cls, table_id: str, events: Iterable[Event], keep_events: bool = True) -> Table:
+    def rebuild(cls, table_id: str, events: Iterable[Event], keep_events: bool = True) -> Table:
         """The table that ``events`` (its whole log, in order) describe."""
         table = cls(table_id, keep_events=keep_events)
         for event in events:
@@ -474,10 +475,10 @@ class Table:
                 "hands": [],
                 "table": self.id,
             }
-        record = game.record(self.players())
+        record = game_record(game, self.players())
         hands = record["hands"]
         if game.result is None:
-            hands = hands[: len(game.finished)]
+            hands = hands[: len(game.scored)]
             record["hands"] = hands
         for entry, revealed in zip(hands, self.deals, strict=False):
             entry["commitment"] = revealed.commitment

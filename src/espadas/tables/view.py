@@ -115,7 +115,7 @@ def _personal_game(view: PublicView) -> dict[str, Any]:
         ]
         legal += [{"type": "accuse", "value": s} for s in opponents]
     return {
-        "hand": None if view.hand is None else codec.cards_json(reversed(view.hand)),
+        "hand": None if view.held is None else codec.cards_json(reversed(view.held)),
         "legal": legal,
         "proper_plays": codec.cards_json(reversed(view.proper_plays)),
     }
@@ -146,7 +146,7 @@ def _public_table(table: Table) -> dict[str, Any]:
 def _lasting(table: Table) -> dict[str, Any]:
     """The public keys that change only when a hand ends (or never)."""
     game = table.game
-    finished = 0 if game is None else len(game.finished)
+    finished = 0 if game is None else len(game.scored)
     return {
         "rules": table.rules.to_dict(),
         "options": options_of(table.rules),
@@ -225,7 +225,7 @@ class ViewText:
         deals and score sheet) is kept while no hand has ended since."""
         self.version = table.version
         game = table.game
-        key = (0 if game is None else len(game.finished), len(table.deals), table.status)
+        key = (0 if game is None else len(game.scored), len(table.deals), table.status)
         self._lasting: tuple[tuple[int, int, str], str]
         if before is not None and before._lasting[0] == key:
             self._lasting = before._lasting
@@ -280,7 +280,7 @@ def sheet(table: Table) -> list[dict[str, Any]]:
     if game is None:
         return []
     rows = []
-    for number, (hand, finished) in enumerate(zip(game.hands, game.finished, strict=False), 1):
+    for number, (hand, finished) in enumerate(zip(game.hands, game.scored, strict=False), 1):
         rows.append(
             {
                 "hand": number,

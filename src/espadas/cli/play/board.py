@@ -103,14 +103,14 @@ def board(screen: Screen, view: PlayerView) -> RenderableType:
 
 def hand_board(screen: Screen, view: PlayerView) -> RenderableType:
     """The hand by suit, one line a suit; the cards that may be played in bold."""
-    if view.hand is None:
+    if view.held is None:
         return Text(screen.t("ui.hand_hidden"))
     hand = Table.grid(padding=(0, 1))
     hand.add_column()
     hand.add_column()
     playable = view.proper_plays if view.phase == "playing" else CardSet()
     for suit in SUIT_ORDER:
-        cards = view.hand.suit(suit).cards()
+        cards = view.held.suit(suit).cards()
         line = Text()
         if not cards:
             line.append("—", style="dim")

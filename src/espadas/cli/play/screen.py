@@ -166,7 +166,7 @@ class Screen:
 
     def report_hand(self) -> None:
         view = self.game.public_view()
-        done = self.game.finished[-1]
+        done = self.game.scored[-1]
         self.say("ui.hand_over", number=view.hand_number)
         self.say("ui.tricks_taken", items=self.by_seat(view.tricks_taken))
         self.say("ui.hand_score", items=self.by_side([f"{p:+d}" for p in done.score.points]))
@@ -217,10 +217,10 @@ class Screen:
             self.show_trick(view)
             self.say("ui.tricks_taken", items=self.by_seat(view.tricks_taken))
         self.say("ui.scores", items=self.scores_text(view.scores, view.bags))
-        if view.hand is None:
+        if view.held is None:
             self.say("ui.hand_hidden")
         else:
-            self.say("ui.your_hand", cards=cards_text(view.hand))
+            self.say("ui.your_hand", cards=cards_text(view.held))
         self.say("ui.turn_bid" if view.phase == "bidding" else "ui.turn_play")
 
     def show_trick(self, view: PlayerView) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from espadas.cli.play.grammar import Accusing, Command, Move, Outcome, Word, parse_command
 from espadas.cli.play.screen import HUMAN, Console, Screen, StdConsole
 from espadas.engine import Action, Bid, Game, Look, NextHand, Play, RuleError, Rules
+from espadas.engine.record import game_record
 from espadas.i18n import DEFAULT_LANG, error_text
 from espadas.robots import RandomRobot, Robot
 from espadas.robots.registry import make_robot
@@ -153,14 +154,14 @@ class TerminalGame:
     # applying actions -------------------------------------------------------------------
     def act(self, seat: int, action: Action, by: int | None = None) -> None:
         """Applies ``action`` (raises and changes nothing if refused), then reports it."""
-        finished = len(self.game.finished)
+        finished = len(self.game.scored)
         tricks = len(self.game.hand.winners)
         self.game.apply(action, by=by)
         if isinstance(action, Bid):
             self.screen.report_bid(seat, action)
         elif isinstance(action, Play) and len(self.game.hand.winners) > tricks:
             self.screen.report_trick()
-        if len(self.game.finished) > finished:
+        if len(self.game.scored) > finished:
             self.screen.report_hand()
         if isinstance(action, NextHand):
             self.screen.announce_hand()
@@ -168,7 +169,7 @@ class TerminalGame:
     # the record ------------------------------------------------------------------------
     def record(self) -> dict[str, object]:
         names = [HUMAN_NAME] + [robot_name(self.level)] * (self.rules.players - 1)
-        return self.game.record(names)
+        return game_record(self.game, names)
 
     def save(self, path: Path) -> bool:
         """Writes the record as indented JSON and says where; False if it could not."""

@@ -103,8 +103,8 @@ class ExpertRobot:
         leader = (view.dealer + 1) % n
         forced = first_lead_card(rules) if rules.first_lead == "two_of_clubs" else -1
         guessed = np.repeat(guess_bids(view, deals), repeat, axis=0).tolist()
-        assert view.hand is not None
-        estimate = estimate_tricks(int(view.hand), rules)
+        assert view.held is not None
+        estimate = estimate_tricks(int(view.held), rules)
         w = np.repeat(np.array(weights), repeat)
         rows = np.repeat(deals, repeat, axis=0)
         values: dict[tuple[int, ...], Value] = {}
@@ -238,7 +238,7 @@ class OmniscientRobot(ExpertRobot):
     def _deals(self, view: PlayerView, count: int) -> tuple[np.ndarray, np.ndarray]:
         if not isinstance(view, FullView):
             raise TypeError("omnisciente needs a FullView (the arena gives one)")
-        hands = np.array([int(h) for h in view.hands], dtype=np.int64)
+        hands = np.array([int(h) for h in view.all_held], dtype=np.int64)
         return np.tile(hands, (count, 1)), np.ones(count)
 
 
