@@ -31,8 +31,7 @@ function chartSvg(v) {
   const min = Math.min(0, ...all);
   const max = Math.max(v.options.target, ...all);
   const width = 320;
-  const rows = Math.ceil(sides.length / 2); // the legend: two sides a row
-  const height = 166 + rows * 14;
+  const height = 166 + sides.length * 14; // the legend: one side a row, under the lines
   const steps = Math.max(1, v.sheet.length);
   const x = (i) => 30 + (i * (width - 40)) / steps;
   const y = (value) => 10 + ((max - value) * 150) / (max - min || 1);
@@ -43,7 +42,7 @@ function chartSvg(v) {
     })
     .join("");
   const legend = sides
-    .map((side, i) => `<text class="legend line-${i}" x="${34 + (i % 2) * 150}" y="${176 + Math.floor(i / 2) * 14}">${escapeHtml(sideName(v, side))}: ${points[i][points[i].length - 1]}</text>`)
+    .map((side, i) => `<text class="legend line-${i}" x="34" y="${176 + i * 14}">${escapeHtml(sideName(v, side))}: ${points[i][points[i].length - 1]}</text>`)
     .join("");
   const zero = `<line class="axis" x1="30" x2="${width - 10}" y1="${y(0)}" y2="${y(0)}"/>`;
   const target = `<line class="target" x1="30" x2="${width - 10}" y1="${y(v.options.target)}" y2="${y(v.options.target)}"/>`;
