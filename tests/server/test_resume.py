@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from espadas.server.device import NAMES, describe
 from server_helpers import Client
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")
@@ -175,3 +178,42 @@ def test_bad_bodies_are_refused(base: str) -> None:
     for body in ({"token": "x", "confirm": "yes"}, {"token": "x", "more": 1}, {}):
         assert ana.request("POST", "/api/resume", body).status_code == 422, body
     assert ana.request("POST", "/api/resume-link", {"replace": 1}).status_code == 422
+
+
+@pytest.mark.parametrize(
+    ("agent", "named"),
+    [
+        (PHONE, ("Chrome", "Android")),
+        (LAPTOP, ("Firefox", "Windows")),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko)"
+            " Chrome/124.0.0.0 Safari/537.36 Edg/124.0.2478.51",
+            ("Edge", "Windows"),
+        ),
+        (
+            "Mozilla/5.0 (Linux; Android 13; SM-S911B) AppleWebKit/537.36 (KHTML, like Gecko)"
+            " SamsungBrowser/24.0 Chrome/117.0.0.0 Mobile Safari/537.36",
+            ("Samsung Internet", "Android"),
+        ),
+        (
+            "Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+            " CriOS/124.0.6367.88 Mobile/15E148 Safari/604.1",
+            ("Chrome", "iPad"),
+        ),
+        (
+            "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4_1) AppleWebKit/605.1.15 (KHTML, like"
+            " Gecko) Version/17.4.1 Safari/605.1.15",
+            ("Safari", "macOS"),
+        ),
+        ("python-httpx/0.27.0", ("", "")),
+    ],
+)
+def test_known_devices(agent: str, named: tuple[str, str]) -> None:
+    assert describe(agent) == named
+
+
+@given(st.text(max_size=300) | st.from_regex(r"Mozilla/5\.0 \([^)]*\) [A-Za-z/0-9. ]*"))
+def test_a_device_is_named_from_a_fixed_list(agent: str) -> None:
+    """Whatever the User-Agent says, only names of the fixed lists are kept."""
+    browser, system = describe(agent)
+    assert browser in NAMES | {""} and system in NAMES | {""}
