@@ -170,7 +170,8 @@ def test_revoke_replace_and_the_devices_list(base: str, browser: Browser, size: 
     assert marta.text_content("#resume-state") == (
         "Tus enlaces anteriores están revocados. Este es el nuevo."
     )
-    assert marta.text_content("#resume-active") == "Enlaces que funcionan (también los de los correos): 1"
+    active = marta.text_content("#resume-active")
+    assert active == "Enlaces que funcionan (también los de los correos): 1"
     check_page(marta, "resume-devices", size)
     marta.locator("#devices").screenshot(path=str(SHOTS / f"resume-devices-panel-{size}.png"))
     stranger = person(browser, base).new_page()
