@@ -76,5 +76,16 @@ class RematchIn(BaseModel):
 
 
 class ResumeIn(BaseModel):
+    """A resume link's token; ``confirm`` says yes to leaving the person this
+    device is signed in as, when the link is someone else's."""
+
     model_config = ConfigDict(extra="forbid")
     token: Annotated[str, StringConstraints(max_length=100)]
+    confirm: StrictBool = False
+
+
+class ResumeLinkIn(BaseModel):
+    """``replace``: revoke your earlier resume links (those in mails too) first."""
+
+    model_config = ConfigDict(extra="forbid")
+    replace: StrictBool = False

@@ -1,25 +1,36 @@
 """Routes of identity: choosing a display name (a signed cookie, no password),
 reading it back, and resume links that continue as the same person on another
 device.
+
+A resume link never replaces the person a device is signed in as without being
+asked: :func:`open_link` says what a link would do, and the API
+(``POST /api/resume``) and the page that opens a link (``GET /resume/TOKEN``, in
+:mod:`espadas.web.site`) switch only on an explicit confirmation. Resume links
+can be revoked (all of a person's at once), and each use is recorded for the
+person's devices list (``GET /api/resume-link``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import RedirectResponse
 
 from espadas.server.dependencies import (
     MaybePlayerDep,
     PlayerDep,
     SettingsDep,
+    player_or_none,
     public_base,
     store_of,
 )
+from espadas.server.device import describe
 from espadas.server.errors import ApiError
 from espadas.server.identity import COOKIE_AGE, CSRF_COOKIE, PLAYER_COOKIE, Identity
-from espadas.server.models import ResumeIn, SessionIn
+from espadas.server.models import ResumeIn, ResumeLinkIn, SessionIn
+from espadas.server.settings import Settings
+from espadas.store.outbox import unstamp
 from espadas.store.store import Player, new_token
 
 router = APIRouter()
@@ -74,31 +85,102 @@ async def read_session(request: Request, player: MaybePlayerDep) -> dict[str, An
 
 @router.post("/api/resume-link", tags=["identity"])
 async def create_resume_link(
-    request: Request, player: PlayerDep, settings: SettingsDep
+    request: Request,
+    player: PlayerDep,
+    settings: SettingsDep,
+    body: ResumeLinkIn | None = None,
 ) -> dict[str, Any]:
-    """A private link that continues as you on another device. Keep it secret."""
-    token = await store_of(request).resume_link(player.id, settings.clock.now())
+    """A private link that continues as you on another device. Keep it secret.
+    With ``{"replace": true}`` every earlier link of yours (those in mails too)
+    is revoked first: they answer 410 from then on."""
+    replace = body is not None and body.replace
+    token = await store_of(request).resume_link(player.id, settings.clock.now(), replace)
     return {"url": f"{public_base(request, settings)}/resume/{token}", "token": token}
 
 
-async def _resume(request: Request, token: str, response: Response) -> Player:
-    player = await store_of(request).player_for_link(token[:100])
-    if player is None:
+@router.get("/api/resume-link", tags=["identity"])
+async def read_resume_links(request: Request, player: PlayerDep) -> dict[str, Any]:
+    """Your devices list: how many of your resume links still work (``active``)
+    and the latest uses of them, the most recent first: when (``at``) and the
+    ``browser`` and ``system`` named by the device's User-Agent (``""`` when it
+    did not say)."""
+    links = store_of(request).links
+    uses = [
+        {"at": unstamp(use.at).isoformat(), "browser": use.browser, "system": use.system}
+        for use in await links.uses(player.id)
+    ]
+    return {"active": await links.active(player.id), "uses": uses}
+
+
+@router.delete("/api/resume-link", tags=["identity"])
+async def revoke_resume_links(
+    request: Request, player: PlayerDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """Revokes every resume link of yours (those in mails too): opening one then
+    answers 410. ``revoked`` says how many still worked."""
+    return {"revoked": await store_of(request).links.revoke(player.id, settings.clock.now())}
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A resume link opened on a device: whose it is (``player``) and whom the
+    device is signed in as now (``current``, None for nobody)."""
+
+    player: Player
+    current: Player | None
+
+    @property
+    def switches(self) -> bool:
+        """Whether following the link would sign the device out of someone else."""
+        return self.current is not None and self.current.id != self.player.id
+
+
+async def open_link(request: Request, token: str) -> Opened:
+    """What ``token`` would do on this device; refuses an unknown link (404
+    ``bad_link``) and a revoked one (410 ``link_revoked``). Changes nothing."""
+    store = store_of(request)
+    owner = await store.links.owner(token[:100])
+    player = None if owner is None else await store.player(owner.player_id)
+    if owner is None or player is None:
         raise ApiError(404, "bad_link")
-    _set_session(response, request.app.state.identity, player, request.url.scheme == "https")
-    return player
+    if owner.revoked_at is not None:
+        raise ApiError(410, "link_revoked")
+    return Opened(player, await player_or_none(request))
 
 
-@router.post("/api/resume", tags=["identity"])
+async def follow_link(request: Request, response: Response, opened: Opened) -> None:
+    """Signs the device in as the link's person (unless it already is) and
+    records the use in their devices list."""
+    if opened.current is None or opened.switches:
+        _set_session(
+            response, request.app.state.identity, opened.player, request.url.scheme == "https"
+        )
+    settings: Settings = request.app.state.settings
+    browser, system = describe(request.headers.get("user-agent"))
+    await store_of(request).links.record_use(
+        opened.player.id, settings.clock.now(), browser, system
+    )
+
+
+@router.post(
+    "/api/resume",
+    tags=["identity"],
+    responses={
+        404: {"description": "No such resume link (`bad_link`)"},
+        409: {"description": "The device is signed in as someone else (`resume_would_switch`)"},
+        410: {"description": "The link was revoked (`link_revoked`)"},
+    },
+)
 async def resume(body: ResumeIn, request: Request, response: Response) -> dict[str, Any]:
-    """Signs this device in with a resume link's token."""
-    player = await _resume(request, body.token, response)
-    return {"name": player.name}
-
-
-@router.get("/resume/{token}", tags=["identity"], response_class=RedirectResponse)
-async def resume_page(token: str, request: Request) -> Response:
-    """Opening a resume link signs the device in and goes to the start page."""
-    response = RedirectResponse("/", status_code=303)
-    await _resume(request, token, response)
-    return response
+    """Signs this device in with a resume link's token. On a device signed in as
+    someone else it changes nothing and answers 409 ``resume_would_switch``
+    (the message names both people) unless ``confirm`` is true. ``switched``
+    says whether the device left another person."""
+    opened = await open_link(request, body.token)
+    if opened.switches and not body.confirm:
+        assert opened.current is not None
+        raise ApiError(
+            409, "resume_would_switch", current=opened.current.name, other=opened.player.name
+        )
+    await follow_link(request, response, opened)
+    return {"name": opened.player.name, "switched": opened.switches}

@@ -1,7 +1,7 @@
 """The database schema (SQLAlchemy Core). Migrations in ``migrations/`` create it.
 
 >>> len(metadata.tables), sorted(metadata.tables)[:4]
-(10, ['contacts', 'events', 'members', 'notice_modes'])
+(11, ['contacts', 'events', 'members', 'notice_modes'])
 """
 
 from __future__ import annotations
@@ -21,10 +21,25 @@ players = sa.Table(
 resume_links = sa.Table(
     "resume_links",
     metadata,
-    sa.Column("token", sa.String(64), primary_key=True),
+    sa.Column("token_hash", sa.String(64), primary_key=True),
     sa.Column("player_id", sa.String(64), sa.ForeignKey("players.id"), nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("revoked_at", sa.String(40)),
+    sa.Index("ix_resume_links_player", "player_id"),
 )
+"""A resume link: the SHA-256 of its token (the token itself is never stored)."""
+
+resume_uses = sa.Table(
+    "resume_uses",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player_id", sa.String(64), sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("at", sa.String(40), nullable=False),
+    sa.Column("browser", sa.String(20), nullable=False),
+    sa.Column("system", sa.String(20), nullable=False),
+    sa.Index("ix_resume_uses_player", "player_id", "at"),
+)
+"""Each use of a resume link: when, and the browser and system it came from."""
 
 tables = sa.Table(
     "tables",

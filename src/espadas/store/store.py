@@ -43,7 +43,8 @@ from espadas.store.appends import (
     write_all,
 )
 from espadas.store.outbox import Outbox
-from espadas.store.schema import events, members, players, resume_links, tables
+from espadas.store.resume_links import ResumeLinks
+from espadas.store.schema import events, members, players, tables
 from espadas.tables.event import Event
 from espadas.tables.notice import Notice
 
@@ -107,6 +108,8 @@ class Store:
         self.engine = engine
         self.outbox = Outbox(engine)
         """Notices, contacts, push subscriptions, modes and what people have seen."""
+        self.links = ResumeLinks(engine)
+        """Resume links (kept as hashes, revocable) and their uses."""
         self._players: dict[str, Player] = {}
         self._single = (
             engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -226,27 +229,17 @@ class Store:
         async with self.engine.begin() as conn:
             await conn.execute(players.update().where(players.c.id == player_id).values(name=name))
 
-    async def resume_link(self, player_id: str, at: datetime) -> str:
-        """A new private token that signs ``player_id`` in on another device."""
-        token = new_token()
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                resume_links.insert().values(
-                    token=token, player_id=player_id, created_at=at.isoformat()
-                )
-            )
-        return token
+    async def resume_link(self, player_id: str, at: datetime, replace: bool = False) -> str:
+        """A new private token that signs ``player_id`` in on another device
+        (with ``replace``, their earlier links are revoked); see :attr:`links`."""
+        return await self.links.create(player_id, at, replace)
 
     async def player_for_link(self, token: str) -> Player | None:
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(players)
-                    .join(resume_links, resume_links.c.player_id == players.c.id)
-                    .where(resume_links.c.token == token)
-                )
-            ).first()
-        return None if row is None else Player(row.id, row.name)
+        """Whose valid (not revoked) resume link ``token`` is."""
+        owner = await self.links.owner(token)
+        if owner is None or owner.revoked_at is not None:
+            return None
+        return await self.player(owner.player_id)
 
     # -- event logs -----------------------------------------------------------------
     async def append(

@@ -21,12 +21,14 @@ from functools import cache
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from espadas.i18n import LANGS, UI, WEB, translate
 from espadas.server.app import create_app
+from espadas.server.errors import ApiError
 from espadas.server.language import request_lang
+from espadas.server.session_api import follow_link, open_link
 from espadas.server.settings import Settings
 from espadas.store.store import Store
 from espadas.tables.ids import TABLE_ID
@@ -59,9 +61,21 @@ def _template(name: str) -> str:
     return (TEMPLATES / f"{name}.html").read_text("utf-8")
 
 
-def page(name: str, lang: str, table: str = "") -> str:
-    """The HTML of page ``name`` in ``lang``."""
+def page(name: str, lang: str, table: str = "", names: dict[str, str] | None = None) -> str:
+    """The HTML of page ``name`` in ``lang``; ``names`` fill the ``{current}``
+    and ``{other}`` of its texts (people's names, escaped like the rest).
+
+    >>> asking = page("resume", "en", names={"current": "Ana", "other": "Luis <3"})
+    >>> "Continue as Luis &lt;3" in asking, "Stay as Ana" in asking
+    (True, True)
+    """
     texts = catalog(lang)
+    people = names or {}
+
+    def text(key: str) -> str:
+        found = texts.get(key, key)
+        return re.sub(r"\{(current|other)\}", lambda m: people.get(m.group(1), m.group(0)), found)
+
     content = _template(name)
     if name == "help":
         # wide tables scroll sideways on a phone: focusable, so keys can scroll them
@@ -74,16 +88,13 @@ def page(name: str, lang: str, table: str = "") -> str:
         "other_lang_name": "English" if other == "en" else "Español",
         "table": table,
         "script": name,
-        "title": texts.get(f"{name}.page_title", "Espadas"),
+        "title": text(f"{name}.page_title") if f"{name}.page_title" in texts else "Espadas",
         "content": content,
     }
-    text = _template("base")
-    text = text.replace("{{content}}", values.pop("content"))
+    whole = _template("base").replace("{{content}}", values.pop("content"))
     for key, value in values.items():
-        text = text.replace("{{" + key + "}}", html.escape(value))
-    return re.sub(
-        r"\{\{t:([a-z0-9_.]+)\}\}", lambda m: html.escape(texts.get(m.group(1), m.group(1))), text
-    )
+        whole = whole.replace("{{" + key + "}}", html.escape(value))
+    return re.sub(r"\{\{t:([a-z0-9_.]+)\}\}", lambda m: html.escape(text(m.group(1))), whole)
 
 
 def page_lang(request: Request) -> str:
@@ -99,9 +110,11 @@ def create_site(settings: Settings | None = None) -> FastAPI:
     app = create_app(settings)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    def html_page(name: str, request: Request, table: str = "") -> HTMLResponse:
+    def html_page(
+        name: str, request: Request, table: str = "", names: dict[str, str] | None = None
+    ) -> HTMLResponse:
         return HTMLResponse(
-            page(name, page_lang(request), table),
+            page(name, page_lang(request), table, names),
             headers={
                 "content-security-policy": "default-src 'self'; img-src 'self' data:; "
                 "style-src 'self'; script-src 'self'; connect-src 'self' ws: wss:; "
@@ -126,6 +139,36 @@ def create_site(settings: Settings | None = None) -> FastAPI:
     @app.get("/mesa/{table_id}/repeticion", response_class=HTMLResponse, include_in_schema=False)
     async def replay_page(request: Request, table_id: str) -> HTMLResponse:
         return html_page("replay", request, table_id if TABLE_ID.match(table_id) else "")
+
+    @app.get(
+        "/resume/{token}",
+        tags=["identity"],
+        response_class=HTMLResponse,
+        responses={
+            200: {"description": "The device is signed in as someone else: a page asks"},
+            303: {"description": "Signed in as the link's person: to the start page"},
+            404: {"description": "No such link (a page)", "content": {"text/html": {}}},
+            410: {"description": "The link was revoked (a page)", "content": {"text/html": {}}},
+        },
+    )
+    async def resume_page(request: Request, token: str) -> Response:
+        """Opening a resume link signs the device in as its person and goes to the
+        start page; a device signed in as someone else is asked first ("You are
+        signed in as Ana. Continue as Luis?"), and only ``POST /api/resume`` with
+        ``confirm`` switches it."""
+        try:
+            opened = await open_link(request, token)
+        except ApiError as err:
+            return message_page(page_lang(request), "api." + err.code, err.status)
+        if opened.switches:
+            assert opened.current is not None
+            names = {"current": opened.current.name, "other": opened.player.name}
+            asking = html_page("resume", request, names=names)
+            asking.headers["cache-control"] = "no-store"
+            return asking
+        response = RedirectResponse("/", status_code=303, headers={"cache-control": "no-store"})
+        await follow_link(request, response, opened)
+        return response
 
     @app.get("/i18n/{lang}.json", include_in_schema=False)
     async def texts(request: Request, lang: str) -> Response:

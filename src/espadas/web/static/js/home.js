@@ -1,5 +1,7 @@
-// Home: choose your name, open a table (each option explained), your tables.
+// Home: choose your name, open a table (each option explained), your tables,
+// your session on other devices (devices.js).
 import { call, session, signIn } from "./api.js";
+import { showDevices } from "./devices.js";
 import { t } from "./i18n.js";
 import { escapeHtml, setUp, showError } from "./page.js";
 
@@ -130,6 +132,7 @@ async function showSignedIn(me) {
   renderOptions();
   await listTables();
   await showContact();
+  await showDevices();
 }
 
 async function main() {
