@@ -109,7 +109,7 @@ def confirmed(client: Client, sink: Sink, address: str) -> None:
 def moved(clients: list[Client], base: str) -> None:
     """The same browsers (cookies and all) against a server on another port."""
     for client in clients:
-        client.http.base_url = base  # type: ignore[assignment]
+        client.http.base_url = base
         client.base = base
 
 
@@ -176,6 +176,9 @@ def test_one_poisoned_notice_never_stops_the_others(
         assert len(rows) == 1, rows
         return rows[0]
 
+    def attempts_reach(count: int) -> Callable[[], bool]:
+        return lambda: luis_notice()["attempts"] == count
+
     with running_server(settings()):
         # every other turn notice of the round goes out
         for name in OTHERS:
@@ -186,7 +189,7 @@ def test_one_poisoned_notice_never_stops_the_others(
         assert pia["Subject"] == "Espadas: te toca en la mesa de Evil Bcc: x@example.org"
         assert pia["Bcc"] is None and pia["To"] == "pia@example.org"
         # the stored address that cannot be a header: failed with its reason, retried
-        until(lambda: luis_notice()["attempts"] == 1, "a first failed attempt")
+        until(attempts_reach(1), "a first failed attempt")
         first = luis_notice()
         assert first["state"] == "pending"
         assert "not a valid e-mail address" in first["detail"]
@@ -195,7 +198,7 @@ def test_one_poisoned_notice_never_stops_the_others(
             time.sleep(0.3)
             assert luis_notice()["attempts"] == attempts - 1  # not before its time
             clock.advance(seconds=2)
-            until(lambda a=attempts: luis_notice()["attempts"] == a, f"attempt {attempts}")  # type: ignore[misc]
+            until(attempts_reach(attempts), f"attempt {attempts}")
         last = luis_notice()
         assert last["state"] == "failed" and "not a valid e-mail address" in last["detail"]
         clock.advance(hours=6)
