@@ -2,11 +2,12 @@
 server on loopback (aiosmtpd) and a fake clock, on SQLite and PostgreSQL.
 
 The store is poisoned by hand, as data written before the name rule (or by an
-operator) would be: a table's creator whose name holds CR/LF and a ``Bcc:``
-header, and a person whose stored address holds CR/LF. Every other turn notice
-of the same round is delivered; the first poison reaches no header raw; the
-second fails, is retried after 1, 5, 30 and 120 minutes and is then left
-``failed`` for good, with its reason."""
+operator, or a bug) would be: a table's creator whose name holds CR/LF and a
+``Bcc:`` header, a person whose stored address holds CR/LF, and a table whose
+last event no longer reads (so composing its notice raises). Every other turn
+notice of the same round is delivered; the first poison reaches no header raw;
+the other two fail, are retried after 1, 5, 30 and 120 minutes and are then
+left ``failed`` for good, each with its reason."""
 
 from __future__ import annotations
 
@@ -142,7 +143,7 @@ def test_one_poisoned_notice_never_stops_the_others(
         evil, ana = Client(base), Client(base)
         evil.sign_in("Evil")
         ana.sign_in("Ana")
-        people = {name: Client(base) for name in ("pia", "luis", *OTHERS)}
+        people = {name: Client(base) for name in ("pia", "luis", "gus", *OTHERS)}
         for name, client in people.items():
             client.sign_in(name.capitalize())
             confirmed(client, sink, f"{name}@example.org")
@@ -153,31 +154,41 @@ def test_one_poisoned_notice_never_stops_the_others(
         everyone = [evil, ana, *people.values()]
         moved(everyone, base)
         tables = {}
-        for creator, guest in [(evil, "pia"), (ana, "luis"), *((ana, name) for name in OTHERS)]:
+        pairs = [(evil, "pia"), (ana, "luis"), (ana, "gus"), *((ana, name) for name in OTHERS)]
+        for creator, guest in pairs:
             table = creator.ok("POST", "/api/tables", {"target": 250, "renege": "prevented"})["id"]
             people[guest].ok("POST", f"/api/tables/{table}/join")
             creator.ok("POST", f"/api/tables/{table}/robots", {"level": "normal"})
             tables[guest] = table
         assert ana.view(tables["pia"])["seats"][0]["name"] == EVIL  # stored as it was
-        for guest in ("pia", "luis", *OTHERS):  # the poisoned notices are due first
+        for guest in ("pia", "luis", "gus", *OTHERS):  # the poisoned notices are due first
             evil_or_ana = evil if guest == "pia" else ana
             evil_or_ana.ok("POST", f"/api/tables/{tables[guest]}/start")
             clock.advance(seconds=1)
         time.sleep(0.2)
-    assert [len(sink.to(f"{n}@example.org")) for n in ("pia", *OTHERS)] == [1] * 5
+    assert [len(sink.to(f"{n}@example.org")) for n in ("pia", "gus", *OTHERS)] == [1] * 6
+    sql(
+        url,
+        "UPDATE events SET data = '{\"broken\": ' WHERE table_id = :table"
+        " AND seq = (SELECT MAX(seq) FROM events WHERE table_id = :table)",
+        table=tables["gus"],
+    )
 
-    def luis_notice() -> dict[str, Any]:
+    def turn_notice(guest: str) -> dict[str, Any]:
         rows = sql(
             url,
             "SELECT state, attempts, detail, due_at FROM notices"
             " WHERE table_id = :table AND kind = 'turn'",
-            table=tables["luis"],
+            table=tables[guest],
         )
         assert len(rows) == 1, rows
         return rows[0]
 
+    def luis_notice() -> dict[str, Any]:
+        return turn_notice("luis")
+
     def attempts_reach(count: int) -> Callable[[], bool]:
-        return lambda: luis_notice()["attempts"] == count
+        return lambda: all(turn_notice(g)["attempts"] == count for g in ("luis", "gus"))
 
     with running_server(settings()):
         # every other turn notice of the round goes out
@@ -193,19 +204,24 @@ def test_one_poisoned_notice_never_stops_the_others(
         first = luis_notice()
         assert first["state"] == "pending"
         assert "not a valid e-mail address" in first["detail"]
+        assert turn_notice("gus")["state"] == "pending"
+        assert "JSONDecodeError" in turn_notice("gus")["detail"], turn_notice("gus")
         for wait, attempts in zip(BACKOFF, range(2, MAX_ATTEMPTS + 1), strict=True):
             clock.advance(seconds=wait.total_seconds() - 2)
             time.sleep(0.3)
-            assert luis_notice()["attempts"] == attempts - 1  # not before its time
+            assert attempts_reach(attempts - 1)()  # not before its time
             clock.advance(seconds=2)
             until(attempts_reach(attempts), f"attempt {attempts}")
         last = luis_notice()
         assert last["state"] == "failed" and "not a valid e-mail address" in last["detail"]
+        assert turn_notice("gus")["state"] == "failed"
         clock.advance(hours=6)
         time.sleep(0.4)
-        assert luis_notice()["attempts"] == MAX_ATTEMPTS and luis_notice()["state"] == "failed"
+        for guest in ("luis", "gus"):
+            assert turn_notice(guest)["attempts"] == MAX_ATTEMPTS
+            assert turn_notice(guest)["state"] == "failed"
         # nothing the poison asked for went anywhere
         assert all("x@example.org" not in rcpt for rcpt, _ in sink.received)
-        assert len(sink.to("luis@example.org")) == 1  # the confirmation only
+        assert len(sink.to("luis@example.org")) == len(sink.to("gus@example.org")) == 1
     states = sql(url, "SELECT state, COUNT(*) AS n FROM notices WHERE kind = 'turn' GROUP BY state")
-    assert {r["state"]: r["n"] for r in states} == {"sent": 5, "failed": 1}
+    assert {r["state"]: r["n"] for r in states} == {"sent": 5, "failed": 2}

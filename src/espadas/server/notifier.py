@@ -103,7 +103,12 @@ class Notifier:
         sent = 0
         claimed = await self.store.outbox.claim_due(now)
         if claimed and self.before_sending is not None:
-            await self.before_sending()
+            try:
+                await self.before_sending()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the mails may say less of what is new; they still go
+                log.exception("flushing what people have seen failed")
         ended: list[tuple[int, str, str]] = []
         outbox = self.store.outbox
         for due in claimed:
