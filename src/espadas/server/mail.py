@@ -4,9 +4,17 @@ Sending is off until the administrator sets an SMTP host. Messages are plain
 text and always carry the table's link, the person's resume link and an
 unsubscribe link that works without signing in.
 
+Headers are built from safe text only: whatever goes into ``From`` and
+``Subject`` (a subject names the table's creator) has its control and format
+characters made spaces first, so a name stored with CR/LF before the name rule
+can neither add a header nor stop the message from being built; ``To`` must be
+a plausible address or :func:`compose` raises ``ValueError``.
+
 >>> message = compose("Ana <a@example.org>", "luis@example.org", "Asunto", ["Hola", "", "Adiós"])
 >>> message["To"], message.get_content().splitlines()[0]
 ('luis@example.org', 'Hola')
+>>> compose("a@example.org", "l@example.org", "Mesa de Evil\\r\\nBcc: x@example.org", [])["Subject"]
+'Mesa de Evil Bcc: x@example.org'
 """
 
 from __future__ import annotations
@@ -15,11 +23,16 @@ import asyncio
 import re
 import smtplib
 import ssl
+import unicodedata
 from email.message import EmailMessage
 
 from espadas.server.settings import Settings
 
 EMAIL = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9.-]{1,185}\.[A-Za-z]{2,24}$")
+UNSAFE = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+"""Categories that never reach a message as they are (the zero-width joiners
+of emoji and some scripts excepted)."""
+JOINERS = frozenset({"\u200c", "\u200d"})
 
 
 def valid_email(text: str) -> bool:
@@ -27,16 +40,40 @@ def valid_email(text: str) -> bool:
 
     >>> valid_email("ana@example.org"), valid_email("ana@localhost"), valid_email("a b@x.org")
     (True, False, False)
+    >>> valid_email("ana@example.org\\r\\nBcc: x@example.org"), valid_email("a\\x00@example.org")
+    (False, False)
     """
-    return len(text) <= 254 and EMAIL.match(text) is not None
+    return len(text) <= 254 and text.isprintable() and EMAIL.match(text) is not None
+
+
+def plain(text: str) -> str:
+    """``text`` with every control or format character made a space (line
+    breaks, tabs, bidirectional controls, zero-width spaces…).
+
+    >>> plain("Evil\\r\\nBcc:\\u202e x")
+    'Evil  Bcc:  x'
+    """
+    return "".join(
+        " " if unicodedata.category(c) in UNSAFE and c not in JOINERS else c for c in text
+    )
+
+
+def header_text(text: str) -> str:
+    """``text`` as it may stand in a header: :func:`plain`, runs of spaces one, trimmed."""
+    return " ".join(plain(text).split())
 
 
 def compose(sender: str, to: str, subject: str, lines: list[str]) -> EmailMessage:
+    """A plain-text message. Raises ``ValueError`` when ``to`` is not a plausible
+    address (an address stored by hand, say); the sender and subject are made
+    safe for a header and each line is made :func:`plain`."""
+    if not valid_email(to):
+        raise ValueError(f"not a valid e-mail address: {to[:80]!r}")
     message = EmailMessage()
-    message["From"] = sender
+    message["From"] = header_text(sender)
     message["To"] = to
-    message["Subject"] = subject
-    message.set_content("\n".join(lines) + "\n")
+    message["Subject"] = header_text(subject)
+    message.set_content("\n".join(plain(line) for line in lines) + "\n")
     return message
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -19,11 +20,29 @@ from pydantic import (
     StrictInt,
     StrictStr,
     StringConstraints,
+    WithJsonSchema,
 )
 
 from espadas.tables.ids import TABLE_ID_CHARS, TABLE_ID_MAX, TABLE_ID_MIN
+from espadas.tables.names import NAME_MAX, display_name
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+Name = Annotated[
+    str,
+    AfterValidator(display_name),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": NAME_MAX,
+            "description": "A display name, by the rule of espadas.tables.names: no control,"
+            " invisible or direction-changing characters, something visible, not a robot's.",
+        }
+    ),
+]
+"""A display name as a person sends it, normalised by
+:func:`~espadas.tables.names.display_name`; a name it refuses raises its
+:class:`~espadas.tables.names.BadName` through validation, so it is answered
+with its own code (422), not as malformed input."""
 TableId = Annotated[
     str,
     StringConstraints(min_length=TABLE_ID_MIN, max_length=TABLE_ID_MAX, pattern=TABLE_ID_CHARS),

@@ -5,7 +5,20 @@ change), claims due notices, checks each one is still due (the same turn is
 still waiting), and that the person wants it: notices on for that table, not
 looking at the table right now, nothing sent for that table within
 ``notice_interval``. A person with a daily digest gets one mail a day instead.
-Failures are retried later; a notice is claimed by one sender only.
+A notice is claimed by one sender only.
+
+One failing notice never stops the others: each is composed and sent inside
+its own error handling. A notice that fails (its mail cannot be built or sent,
+every push to the person failed, anything it needs raised) is put back with the
+reason and tried again after :data:`BACKOFF` (1, 5, 30 minutes, then 2 hours);
+after :data:`MAX_ATTEMPTS` attempts it is left ``failed`` for good. A notice
+delivered by one channel (push, say) while the other failed counts as sent,
+the failure noted in its ``detail``.
+
+>>> [str(next_attempt(n, datetime(2026, 1, 1)))[11:16] for n in range(1, 5)]
+['00:01', '00:05', '00:30', '02:00']
+>>> next_attempt(MAX_ATTEMPTS, datetime(2026, 1, 1)) is None
+True
 """
 
 from __future__ import annotations
@@ -24,14 +37,25 @@ from espadas.server.settings import Settings
 from espadas.store.outbox import Due
 from espadas.store.store import Store, UnknownTable
 from espadas.tables.event import Event
+from espadas.tables.names import shown_name
 from espadas.tables.notice import Notice, plan_rest, still_due
 from espadas.tables.table import Table
 
 log = logging.getLogger("espadas.notices")
 
 STALE = timedelta(minutes=5)
-RETRY = timedelta(minutes=2)
-MAX_ATTEMPTS = 5
+BACKOFF = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=30), timedelta(hours=2))
+"""The wait after the first, second, … failed attempt of a notice."""
+MAX_ATTEMPTS = len(BACKOFF) + 1
+"""Attempts in all (the first and its retries); then the notice is ``failed``."""
+
+
+def next_attempt(failures: int, now: datetime) -> datetime | None:
+    """When a notice that has failed ``failures`` times is tried again; ``None``
+    when it is not tried again."""
+    if failures >= MAX_ATTEMPTS:
+        return None
+    return now + BACKOFF[max(failures, 1) - 1]
 
 
 class Notifier:
@@ -60,7 +84,7 @@ class Notifier:
 
     async def run(self) -> None:
         """Sends due notices until cancelled."""
-        await self.store.outbox.requeue_stale(self.settings.clock.now() - STALE)
+        await self.store.outbox.requeue_stale(self.settings.clock.now() - STALE, MAX_ATTEMPTS)
         while True:
             try:
                 await self.send_due()
@@ -79,23 +103,40 @@ class Notifier:
         sent = 0
         claimed = await self.store.outbox.claim_due(now)
         if claimed and self.before_sending is not None:
-            await self.before_sending()
+            try:
+                await self.before_sending()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the mails may say less of what is new; they still go
+                log.exception("flushing what people have seen failed")
         ended: list[tuple[int, str, str]] = []
+        outbox = self.store.outbox
         for due in claimed:
-            state, detail = await self._one(due, now)
-            if state == "retry":
-                if due.attempts + 1 >= MAX_ATTEMPTS:
-                    ended.append((due.id, "failed", detail))
+            try:
+                state, detail = await self._one(due, now)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # this notice fails, the others go on
+                log.exception("notice %s failed", due.notice.key)
+                state, detail = "retry", _reason(exc)
+            try:
+                if state == "retry":
+                    failures = due.attempts + 1
+                    await outbox.retry(due.id, next_attempt(failures, now), detail)
+                    log.warning(
+                        "notice %s: attempt %d failed: %s", due.notice.key, failures, detail
+                    )
+                elif state == "sent":
+                    # written at once: the interval rule of the next notice reads it
+                    await outbox.finish(due.id, state, now, detail)
+                    sent += 1
                 else:
-                    await self.store.outbox.retry(due.id, now + RETRY * (due.attempts + 1), detail)
-                continue
-            if state == "sent":
-                # written at once: the interval rule of the next notice reads it
-                await self.store.outbox.finish(due.id, state, now, detail)
-                sent += 1
-            else:
-                ended.append((due.id, state, detail))
-        await self.store.outbox.finish_many(ended, now)
+                    ended.append((due.id, state, detail))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # left claimed: put back (an attempt) at the next start
+                log.exception("recording notice %s failed", due.notice.key)
+        await outbox.finish_many(ended, now)
         return sent
 
     async def _one(self, due: Due, now: datetime) -> tuple[str, str]:
@@ -130,15 +171,19 @@ class Notifier:
         contact = await outbox.contact(notice.player)
         lang = contact.lang if contact is not None else "es"
         channels = []
+        problems = []
         subject = translate(f"mail.{notice.kind}.subject", lang, creator=_creator(table))
         if contact is not None and contact.email and contact.confirmed and self.settings.smtp_host:
-            lines = await self._lines(notice, table, lang, contact.unsubscribe_token, now)
-            message = compose(self.settings.mail_from, contact.email, subject, lines)
             try:
+                lines = await self._lines(notice, table, lang, contact.unsubscribe_token, now)
+                message = compose(self.settings.mail_from, contact.email, subject, lines)
                 await send(self.settings, message)
-            except Exception as exc:  # retried later
-                return "retry", f"mail: {exc}"
-            channels.append("mail")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the pushes still go out; retried if nothing did
+                problems.append("mail: " + _reason(exc))
+            else:
+                channels.append("mail")
         if self.push is not None:
             payload = {
                 "title": translate("mail.push.turn", lang) if notice.kind == "turn" else subject,
@@ -149,24 +194,34 @@ class Notifier:
                 "kind": notice.kind,
             }
             for subscription in await outbox.subscriptions(notice.player):
-                if await self._push(subscription, payload):
+                problem = await self._push(subscription, payload)
+                if problem is None:
                     channels.append("push")
-        if not channels:
-            return "skipped", "no channel (no confirmed e-mail, no push)"
-        return "sent", "+".join(sorted(set(channels)))
+                elif problem:
+                    problems.append(problem)
+        if channels:
+            done = "+".join(sorted(set(channels)))
+            return "sent", "; ".join([done, *problems])
+        if problems:
+            return "retry", "; ".join(problems)
+        return "skipped", "no channel (no confirmed e-mail, no push)"
 
-    async def _push(self, subscription: dict[str, Any], payload: dict[str, Any]) -> bool:
+    async def _push(self, subscription: dict[str, Any], payload: dict[str, Any]) -> str | None:
+        """Pushes ``payload`` to one browser: ``None`` when it went, ``""`` when the
+        subscription is gone (and forgotten), else what went wrong."""
         from espadas.server.push import PushGone
 
         try:
             await asyncio.to_thread(self.push.send, subscription, payload)
         except PushGone:
             await self.store.outbox.remove_subscription(subscription["endpoint"])
-            return False
+            return ""
+        except asyncio.CancelledError:
+            raise
         except Exception as exc:  # one failing browser must not stop the others
             log.warning("push to %s failed: %s", subscription.get("endpoint", "?")[:60], exc)
-            return False
-        return True
+            return "push: " + _reason(exc)
+        return None
 
     async def _lines(
         self, notice: Notice, table: Table, lang: str, unsubscribe: str, now: datetime
@@ -191,7 +246,7 @@ class Notifier:
             )
         else:
             waiting = game.to_act if game is not None else None
-            name = table.players()[waiting] if waiting is not None else "?"
+            name = shown_name(table.players()[waiting]) if waiting is not None else "?"
             lines.append(translate("mail.claimable.lead", lang, name=name))
         seen = await self.store.outbox.seen_version(notice.player, table.id)
         news = _since(table, await self.store.events(table.id, after=seen), lang)
@@ -243,19 +298,26 @@ class Notifier:
                 url=f"{self.base_url}/avisos/baja/{contact.unsubscribe_token}",
             ),
         ]
-        message = compose(
-            self.settings.mail_from, contact.email, translate("mail.digest.subject", lang), lines
-        )
         try:
-            await send(self.settings, message)
+            subject = translate("mail.digest.subject", lang)
+            await send(
+                self.settings, compose(self.settings.mail_from, contact.email, subject, lines)
+            )
+        except asyncio.CancelledError:
+            raise
         except Exception as exc:
-            return "retry", f"mail: {exc}"
+            return "retry", "mail: " + _reason(exc)
         return "sent", f"digest of {len(waiting)}"
+
+
+def _reason(exc: BaseException) -> str:
+    """What went wrong, for a notice's ``detail``."""
+    return f"{type(exc).__name__}: {exc}"[:250]
 
 
 def _creator(table: Table) -> str:
     seat = table.seats[0]
-    return seat.name if seat is not None else "?"
+    return shown_name(seat.name) if seat is not None else "?"
 
 
 def _digest_notice(player: str, now: datetime, hour: int) -> Notice:
@@ -267,7 +329,7 @@ def _digest_notice(player: str, now: datetime, hour: int) -> Notice:
 
 def _since(table: Table, events: list[Event], lang: str) -> list[str]:
     """What ``events`` (those after what the person saw) did, in words (the last 20)."""
-    names = table.players()
+    names = [shown_name(name) for name in table.players()]
     lines = []
     for event in events:
         if event.type == "bid":

@@ -5,6 +5,11 @@ Timers live here, in the database: a notice is a row with a ``due_at``. A
 sender claims a due row by moving it from ``pending`` to ``sending`` in one
 conditional update, so two instances never send the same notice; a row left
 in ``sending`` by a crash is put back after a while.
+
+A row's ``state`` is ``pending`` (due at ``due_at``; after a failed attempt,
+``attempts`` counts the failures and ``detail`` holds the last reason),
+``sending`` (claimed), then ``sent``, ``skipped``, ``cancelled`` or, after the
+last attempt the notifier allows, ``failed`` for good.
 """
 
 from __future__ import annotations
@@ -174,27 +179,37 @@ class Outbox:
         """Ends a claimed notice: ``sent``, ``skipped``, ``cancelled`` or ``failed``."""
         await self.finish_many([(notice_id, state, detail)], now)
 
-    async def retry(self, notice_id: int, at: datetime, detail: str) -> None:
-        """Puts a claimed notice back, due again at ``at``."""
+    async def retry(self, notice_id: int, at: datetime | None, detail: str) -> None:
+        """Records a failed attempt of a claimed notice: ``attempts`` goes up by
+        one and ``detail`` says why; the notice is due again at ``at``, or
+        ``failed`` for good when ``at`` is ``None``."""
+        values: dict[str, Any] = {"attempts": notices.c.attempts + 1, "detail": detail[:300]}
+        if at is None:
+            values["state"] = "failed"
+        else:
+            values.update(state="pending", due_at=stamp(at))
         async with self.engine.begin() as conn:
-            await conn.execute(
-                notices.update()
-                .where(notices.c.id == notice_id)
-                .values(
-                    state="pending",
-                    due_at=stamp(at),
-                    attempts=notices.c.attempts + 1,
-                    detail=detail[:300],
-                )
-            )
+            await conn.execute(notices.update().where(notices.c.id == notice_id).values(**values))
 
-    async def requeue_stale(self, before: datetime) -> int:
-        """Puts back notices claimed before ``before`` by a sender that stopped."""
+    async def requeue_stale(self, before: datetime, max_attempts: int | None = None) -> int:
+        """Puts back notices claimed before ``before`` by a sender that stopped.
+        With ``max_attempts``, that counts as an attempt, and a notice that has
+        had ``max_attempts`` is left ``failed`` instead (a notice that stops
+        its sender every time is not tried for ever)."""
+        values: dict[str, Any] = {"state": "pending"}
+        if max_attempts is not None:
+            values = {
+                "attempts": notices.c.attempts + 1,
+                "state": sa.case(
+                    (notices.c.attempts + 1 >= max_attempts, "failed"), else_="pending"
+                ),
+                "detail": "claimed by a sender that stopped",
+            }
         async with self.engine.begin() as conn:
             done = await conn.execute(
                 notices.update()
                 .where(notices.c.state == "sending", notices.c.claimed_at < stamp(before))
-                .values(state="pending")
+                .values(**values)
             )
         return int(done.rowcount)
 

@@ -1,0 +1,62 @@
+"""A refused display name in the browser: the start page shows the server's
+reason in the page's language and stays signed out; screenshots at phone and
+desktop sizes go to ``test-screenshots/`` (ignored by git) for a person to look at."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parents[2] / "test-screenshots"
+SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "size", "name", "words"),
+    [
+        ("es-ES", "phone", "Robot normal", "parece el de un robot"),
+        ("en-GB", "desktop", "Robot normal", "looks like a robot"),
+        ("es-ES", "desktop", "\u200b\u200b", "caracteres invisibles"),
+        ("en-GB", "phone", "Ana\u202eLuis", "direction of the text"),
+    ],
+)
+def test_a_refused_name_is_explained_on_the_page(
+    browser: Browser, base: str, locale: str, size: str, name: str, words: str
+) -> None:
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale=locale, base_url=base
+    )
+    context.set_default_timeout(20_000)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.fill("#name", name)
+        page.click("#signin button[type=submit]")
+        box = page.locator("#error")
+        box.wait_for(state="visible")
+        assert words in box.inner_text()
+        assert page.locator("#signin").is_visible()  # still asking for a name
+        assert page.request.get("/api/session").json()["name"] is None
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"name-refused-{locale}-{size}.png"), full_page=True)
+    finally:
+        context.close()
