@@ -1,5 +1,6 @@
 """The bodies and path values the JSON API accepts (pydantic models): anything
-else is refused with 422 before a route runs.
+else is refused with 422 before a route runs; and :class:`Error`, the body of
+every refusal.
 
 >>> ActionIn.model_validate({"type": "bid", "value": 3}).value
 3
@@ -78,3 +79,37 @@ class RematchIn(BaseModel):
 class ResumeIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     token: Annotated[str, StringConstraints(max_length=100)]
+
+
+class Error(BaseModel):
+    """A refusal: ``error`` is a stable code (``not_your_turn``, ``no_session``,
+    ``bad_request``...), ``message`` says it in the request's language."""
+
+    error: str = Field(examples=["not_your_turn"])
+    message: str = Field(examples=["No es tu turno: le toca a Luis."])
+
+
+SUBSCRIPTION_BODY = {
+    "required": True,
+    "content": {
+        "application/json": {
+            "schema": {
+                "title": "SubscriptionIn",
+                "description": "A browser's PushSubscription.toJSON().",
+                "type": "object",
+                "required": ["endpoint", "keys"],
+                "properties": {
+                    "endpoint": {"type": "string", "maxLength": 1000},
+                    "expirationTime": {"type": ["number", "null"]},
+                    "keys": {
+                        "type": "object",
+                        "required": ["p256dh", "auth"],
+                        "properties": {"p256dh": {"type": "string"}, "auth": {"type": "string"}},
+                    },
+                },
+            }
+        }
+    },
+}
+"""The body of ``POST /api/push/subscriptions`` (read by the route itself, so
+described here for the OpenAPI document)."""

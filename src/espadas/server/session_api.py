@@ -20,6 +20,7 @@ from espadas.server.dependencies import (
 from espadas.server.errors import ApiError
 from espadas.server.identity import COOKIE_AGE, CSRF_COOKIE, PLAYER_COOKIE, Identity
 from espadas.server.models import ResumeIn, SessionIn
+from espadas.server.openapi import refusals
 from espadas.store.store import Player, new_token
 
 router = APIRouter()
@@ -43,7 +44,7 @@ def _set_session(response: Response, identity: Identity, player: Player, secure:
     return csrf
 
 
-@router.post("/api/session", tags=["identity"])
+@router.post("/api/session", tags=["identity"], responses=refusals(422))
 async def create_session(
     body: SessionIn,
     request: Request,
@@ -72,7 +73,7 @@ async def read_session(request: Request, player: MaybePlayerDep) -> dict[str, An
     return {"name": player.name, "csrf": request.cookies.get(CSRF_COOKIE)}
 
 
-@router.post("/api/resume-link", tags=["identity"])
+@router.post("/api/resume-link", tags=["identity"], responses=refusals(401))
 async def create_resume_link(
     request: Request, player: PlayerDep, settings: SettingsDep
 ) -> dict[str, Any]:
@@ -89,14 +90,21 @@ async def _resume(request: Request, token: str, response: Response) -> Player:
     return player
 
 
-@router.post("/api/resume", tags=["identity"])
+@router.post("/api/resume", tags=["identity"], responses=refusals(404, 409, 422))
 async def resume(body: ResumeIn, request: Request, response: Response) -> dict[str, Any]:
     """Signs this device in with a resume link's token."""
     player = await _resume(request, body.token, response)
     return {"name": player.name}
 
 
-@router.get("/resume/{token}", tags=["identity"], response_class=RedirectResponse)
+@router.get(
+    "/resume/{token}",
+    tags=["identity"],
+    response_class=RedirectResponse,
+    status_code=303,
+    response_description="Signed in: to the start page (Location), with the session cookies.",
+    responses=refusals(404, 409),
+)
 async def resume_page(token: str, request: Request) -> Response:
     """Opening a resume link signs the device in and goes to the start page."""
     response = RedirectResponse("/", status_code=303)
