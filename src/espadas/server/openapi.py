@@ -2,9 +2,9 @@
 route can answer, each refusal with the one :class:`~espadas.server.models.Error`
 body, and links from opening a table to what can be done with it.
 
-A route declares in its decorator the refusals of its own
-(``responses=refusals(401, 404)``); :func:`describe` adds those every route
-shares, which the middleware answers before any route runs:
+A route declares in its decorator the body it answers and the refusals of its
+own (``responses=answer(ViewOut) | refusals(401, 404)``); :func:`describe` adds
+those every route shares, which the middleware answers before any route runs:
 
 - 413 (a body over the size limit) and 429 (over the rate limit): every route;
 - 400 (a body that is not JSON) and 403 (no CSRF token, another site's
@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI
+from pydantic import BaseModel
 
 from espadas.server.models import Error
 
@@ -57,6 +58,12 @@ def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": Error, "description": WHY[status]} for status in statuses}
 
 
+def answer(model: type[BaseModel], status: int = 200) -> dict[int | str, dict[str, Any]]:
+    """The body a route answers when it succeeds (documented, not enforced: a
+    route's ``dict`` is sent as it is, and the tests compare it with this)."""
+    return {status: {"model": model}}
+
+
 def _refusal(status: int) -> dict[str, Any]:
     return {"description": WHY[status], "content": {"application/json": {"schema": ERROR_REF}}}
 
@@ -73,6 +80,11 @@ def _complete(schema: dict[str, Any]) -> dict[str, Any]:
             shared = EVERY_ROUTE + (EVERY_CHANGE if method in CHANGES else ())
             for status in shared:
                 responses.setdefault(str(status), _refusal(status))
+            for response in responses.values():
+                # an answer(...) merged into FastAPI's "any object": the model alone
+                body = response.get("content", {}).get("application/json", {})
+                if "$ref" in body.get("schema", {}):
+                    body["schema"] = {"$ref": body["schema"]["$ref"]}
             fastapi_422 = responses.get("422", {}).get("content", {}).get("application/json", {})
             if fastapi_422.get("schema", {}).get("$ref", "").endswith("HTTPValidationError"):
                 responses["422"] = _refusal(422)

@@ -19,8 +19,8 @@ from espadas.server.dependencies import (
 )
 from espadas.server.errors import ApiError
 from espadas.server.identity import COOKIE_AGE, CSRF_COOKIE, PLAYER_COOKIE, Identity
-from espadas.server.models import ResumeIn, SessionIn
-from espadas.server.openapi import refusals
+from espadas.server.models import ResumedOut, ResumeIn, ResumeLinkOut, SessionIn, SessionOut
+from espadas.server.openapi import answer, refusals
 from espadas.store.store import Player, new_token
 
 router = APIRouter()
@@ -44,7 +44,7 @@ def _set_session(response: Response, identity: Identity, player: Player, secure:
     return csrf
 
 
-@router.post("/api/session", tags=["identity"], responses=refusals(422))
+@router.post("/api/session", tags=["identity"], responses=answer(SessionOut) | refusals(422))
 async def create_session(
     body: SessionIn,
     request: Request,
@@ -64,7 +64,7 @@ async def create_session(
     return {"name": player.name, "csrf": csrf}
 
 
-@router.get("/api/session", tags=["identity"])
+@router.get("/api/session", tags=["identity"], responses=answer(SessionOut))
 async def read_session(request: Request, player: MaybePlayerDep) -> dict[str, Any]:
     """Who you are (``name`` is null before you choose one), and the CSRF token
     of this browser."""
@@ -73,7 +73,7 @@ async def read_session(request: Request, player: MaybePlayerDep) -> dict[str, An
     return {"name": player.name, "csrf": request.cookies.get(CSRF_COOKIE)}
 
 
-@router.post("/api/resume-link", tags=["identity"], responses=refusals(401))
+@router.post("/api/resume-link", tags=["identity"], responses=answer(ResumeLinkOut) | refusals(401))
 async def create_resume_link(
     request: Request, player: PlayerDep, settings: SettingsDep
 ) -> dict[str, Any]:
@@ -90,7 +90,9 @@ async def _resume(request: Request, token: str, response: Response) -> Player:
     return player
 
 
-@router.post("/api/resume", tags=["identity"], responses=refusals(404, 409, 422))
+@router.post(
+    "/api/resume", tags=["identity"], responses=answer(ResumedOut) | refusals(404, 409, 422)
+)
 async def resume(body: ResumeIn, request: Request, response: Response) -> dict[str, Any]:
     """Signs this device in with a resume link's token."""
     player = await _resume(request, body.token, response)
