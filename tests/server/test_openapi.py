@@ -33,6 +33,7 @@ NOT_JSON = [
     b"{",
     b'{"name": "Ana"',
     b"not json",
+    b'{"name": 1' + b"0" * 5000 + b"}",  # over Python's 4,300 digits
 ]
 
 

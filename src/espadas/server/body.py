@@ -13,8 +13,8 @@ refused with 400 and the usual error object. JSON that does not fit the route
 (3, 1000, 0)
 >>> problem(b'{"name": "Ana"}'), problem(b"[" * 40 + b"]" * 40), problem(b'{"a": "\\xff"}')
 (None, 'depth', 'utf8')
->>> problem(b"{"), problem(b"")
-('syntax', None)
+>>> problem(b"{"), problem(b"1" * 5000), problem(b""), problem(b'\\xef\\xbb\\xbf{}')
+('syntax', 'syntax', None, None)
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ def problem(body: bytes) -> str | None:
     if depth(body) > MAX_DEPTH:
         return "depth"
     try:
-        json.loads(text)
-    except ValueError:
+        json.loads(text.removeprefix("\ufeff"))  # a byte order mark is tolerated
+    except ValueError:  # malformed, or a number of over 4,300 digits
         return "syntax"
     return None
 
