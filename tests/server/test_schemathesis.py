@@ -108,7 +108,7 @@ def test_every_route_with_and_without_a_session(base: str, schema: Any, ana: Cli
                 except Unsatisfiable:
                     # nothing to make wrong: any string is a resume token
                     assert mode is GenerationMode.NEGATIVE, operation.label
-                except Exception as exc:  # gathered, reported together
+                except (Exception, BaseExceptionGroup) as exc:  # gathered, reported together
                     who = "with a session" if person else "without a session"
                     failures.append(f"{operation.label} {who} ({mode}): {exc}"[:2000])
     # the session was sent: signed in, nothing asks for one
