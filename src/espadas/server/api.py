@@ -1,4 +1,4 @@
-"""The JSON API (documented by OpenAPI at ``/openapi.json``, readable at ``/docs``)
+"""The JSON API (described by OpenAPI at ``/openapi.json``, see :mod:`~espadas.server.openapi`)
 and the live WebSocket of each table, as one router.
 
 Every answer about a table is a *view*: the seat's own view for the person

@@ -15,12 +15,14 @@ from typing import Any
 from fastapi import FastAPI
 
 from espadas.server.api import router
+from espadas.server.body import JsonBody
 from espadas.server.errors import add_handlers
 from espadas.server.guard import Guard, TokenBucket
 from espadas.server.hub import Hub
 from espadas.server.identity import Identity
 from espadas.server.notices_api import router as notices_router
 from espadas.server.notifier import Notifier
+from espadas.server.openapi import describe
 from espadas.server.push import Push
 from espadas.server.robot_pool import RobotPool, Robots
 from espadas.server.robot_queue import QueueRobots
@@ -86,11 +88,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1",
         description="Spades tables by invitation link: JSON API and live views.",
         lifespan=lifespan,
+        # the document is at /openapi.json; no Swagger UI or ReDoc pages, which
+        # would load a CDN's scripts on this origin
+        docs_url=None,
+        redoc_url=None,
     )
     app.include_router(router)
     app.include_router(notices_router)
 
     add_handlers(app)
+    describe(app)
 
     @app.get("/health", include_in_schema=False)
     async def health() -> dict[str, Any]:
@@ -100,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # one bucket per client for HTTP requests and WebSocket actions alike
     app.state.bucket = TokenBucket(settings.rate, settings.burst)
+    app.add_middleware(JsonBody)  # inside the guard: only bodies within the size limit
     app.add_middleware(Guard, max_body=settings.max_body, bucket=app.state.bucket)
     return app
 

@@ -1,5 +1,7 @@
 """The bodies and path values the JSON API accepts (pydantic models): anything
-else is refused with 422 before a route runs.
+else is refused with 422 before a route runs; :class:`Error`, the body of every
+refusal; and the bodies the routes answer (``...Out``), as the OpenAPI document
+describes them (their top level; a view's game is described in the README).
 
 >>> ActionIn.model_validate({"type": "bid", "value": 3}).value
 3
@@ -9,7 +11,7 @@ else is refused with 422 before a route runs.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -108,3 +110,152 @@ class ResumeLinkIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     replace: StrictBool = False
+
+
+class Error(BaseModel):
+    """A refusal: ``error`` is a stable code (``not_your_turn``, ``no_session``,
+    ``bad_request``...), ``message`` says it in the request's language."""
+
+    error: str = Field(examples=["not_your_turn"])
+    message: str = Field(examples=["No es tu turno: le toca a Luis."])
+
+
+SUBSCRIPTION_BODY = {
+    "required": True,
+    "content": {
+        "application/json": {
+            "schema": {
+                "title": "SubscriptionIn",
+                "description": "A browser's PushSubscription.toJSON().",
+                "type": "object",
+                "required": ["endpoint", "keys"],
+                "properties": {
+                    "endpoint": {"type": "string", "maxLength": 1000},
+                    "expirationTime": {"type": ["number", "null"]},
+                    "keys": {
+                        "type": "object",
+                        "required": ["p256dh", "auth"],
+                        "properties": {"p256dh": {"type": "string"}, "auth": {"type": "string"}},
+                    },
+                },
+            }
+        }
+    },
+}
+"""The body of ``POST /api/push/subscriptions`` (read by the route itself, so
+described here for the OpenAPI document)."""
+
+
+class SessionOut(BaseModel):
+    name: str | None
+    csrf: str | None
+
+
+class ResumeLinkOut(BaseModel):
+    url: str
+    token: str
+
+
+class ResumedOut(BaseModel):
+    name: str
+    switched: bool
+
+
+class ResumeUse(BaseModel):
+    at: str
+    browser: str
+    system: str
+
+
+class ResumeUsesOut(BaseModel):
+    active: int
+    uses: list[ResumeUse]
+
+
+class RevokedOut(BaseModel):
+    revoked: int
+
+
+class PresetsOut(BaseModel):
+    presets: dict[str, dict[str, Any]]
+    targets: dict[str, list[int]]
+    robots: list[str]
+
+
+class SeatOut(BaseModel):
+    seat: int
+    name: str
+    robot: str | None
+    human: bool
+
+
+class ViewOut(BaseModel):
+    """A table as the person asking may see it; ``you`` is their seat."""
+
+    id: str
+    version: int
+    status: str
+    seats: list[SeatOut | None]
+    you: int | None
+    creator: bool
+    claim_at: str | None
+    game: dict[str, Any] | None
+    rules: dict[str, Any]
+    options: dict[str, Any]
+    players: int
+    deals: list[dict[str, Any]]
+    sheet: Any
+    updated_at: str | None
+    commitment: str | None
+    faults: int
+    rematch: str | None
+    rematch_of: str | None
+    review: Any
+
+
+class OpenedOut(BaseModel):
+    """A table just opened: its id, its invitation link and your view."""
+
+    id: str
+    invite: str
+    view: ViewOut
+
+
+class TableRowOut(BaseModel):
+    id: str
+    status: str
+    version: int
+    updated_at: str | None
+
+
+class TablesOut(BaseModel):
+    tables: list[TableRowOut]
+
+
+class ReplayOut(BaseModel):
+    id: str
+    players: Any
+    rules: dict[str, Any]
+    steps: list[Any]
+    checks: list[dict[str, Any]]
+    sheet: Any
+    result: Any
+
+
+class ContactOut(BaseModel):
+    email: str | None
+    confirmed: bool
+    lang: str
+    mail: bool
+
+
+class ModeOut(BaseModel):
+    mode: Literal["on", "off", "digest"]
+
+
+class PushKeyOut(BaseModel):
+    key: str
+
+
+class OkOut(BaseModel):
+    ok: bool

@@ -19,7 +19,8 @@ from espadas.server.dependencies import (
 )
 from espadas.server.errors import ApiError
 from espadas.server.mail import compose, send, valid_email
-from espadas.server.models import TableId
+from espadas.server.models import SUBSCRIPTION_BODY, ContactOut, ModeOut, OkOut, PushKeyOut, TableId
+from espadas.server.openapi import answer, refusals
 from espadas.tables.errors import NotAllowed
 
 router = APIRouter()
@@ -41,7 +42,7 @@ class EndpointIn(BaseModel):
     endpoint: Annotated[str, StringConstraints(max_length=1000)]
 
 
-@router.get("/api/contact", tags=["notices"])
+@router.get("/api/contact", tags=["notices"], responses=answer(ContactOut) | refusals(401))
 async def read_contact(
     request: Request, player: PlayerDep, settings: SettingsDep
 ) -> dict[str, Any]:
@@ -56,7 +57,7 @@ async def read_contact(
     }
 
 
-@router.put("/api/contact", tags=["notices"])
+@router.put("/api/contact", tags=["notices"], responses=answer(ContactOut) | refusals(401, 422))
 async def set_contact(
     body: ContactIn, request: Request, player: PlayerDep, settings: SettingsDep
 ) -> dict[str, Any]:
@@ -80,7 +81,11 @@ async def set_contact(
     return await read_contact(request, player, settings)
 
 
-@router.get("/api/tables/{table_id}/notices", tags=["notices"])
+@router.get(
+    "/api/tables/{table_id}/notices",
+    tags=["notices"],
+    responses=answer(ModeOut) | refusals(401, 404, 422),
+)
 async def read_mode(
     table_id: TableId, request: Request, player: PlayerDep, hub: HubDep
 ) -> dict[str, Any]:
@@ -89,7 +94,11 @@ async def read_mode(
     return {"mode": await store_of(request).outbox.mode(player.id, table_id)}
 
 
-@router.put("/api/tables/{table_id}/notices", tags=["notices"])
+@router.put(
+    "/api/tables/{table_id}/notices",
+    tags=["notices"],
+    responses=answer(ModeOut) | refusals(401, 403, 404, 422),
+)
 async def set_mode(
     table_id: TableId, body: ModeIn, request: Request, player: PlayerDep, hub: HubDep
 ) -> dict[str, Any]:
@@ -101,7 +110,7 @@ async def set_mode(
     return {"mode": body.mode}
 
 
-@router.get("/api/push/key", tags=["notices"])
+@router.get("/api/push/key", tags=["notices"], responses=answer(PushKeyOut) | refusals(404))
 async def push_key(request: Request) -> dict[str, Any]:
     """The server's Web Push key (``applicationServerKey``)."""
     push = request.app.state.push
@@ -110,7 +119,13 @@ async def push_key(request: Request) -> dict[str, Any]:
     return {"key": push.public_key()}
 
 
-@router.post("/api/push/subscriptions", status_code=201, tags=["notices"])
+@router.post(
+    "/api/push/subscriptions",
+    status_code=201,
+    tags=["notices"],
+    responses=answer(OkOut, 201) | refusals(401, 404, 422),
+    openapi_extra={"requestBody": SUBSCRIPTION_BODY},
+)
 async def add_subscription(
     request: Request, player: PlayerDep, settings: SettingsDep
 ) -> dict[str, Any]:
@@ -127,7 +142,9 @@ async def add_subscription(
     return {"ok": True}
 
 
-@router.delete("/api/push/subscriptions", tags=["notices"])
+@router.delete(
+    "/api/push/subscriptions", tags=["notices"], responses=answer(OkOut) | refusals(401, 422)
+)
 async def remove_subscription(
     body: EndpointIn, request: Request, player: PlayerDep
 ) -> dict[str, Any]:

@@ -28,7 +28,17 @@ from espadas.server.dependencies import (
 from espadas.server.device import describe
 from espadas.server.errors import ApiError
 from espadas.server.identity import COOKIE_AGE, CSRF_COOKIE, PLAYER_COOKIE, Identity
-from espadas.server.models import ResumeIn, ResumeLinkIn, SessionIn
+from espadas.server.models import (
+    ResumedOut,
+    ResumeIn,
+    ResumeLinkIn,
+    ResumeLinkOut,
+    ResumeUsesOut,
+    RevokedOut,
+    SessionIn,
+    SessionOut,
+)
+from espadas.server.openapi import answer, refusals
 from espadas.server.settings import Settings
 from espadas.store.outbox import unstamp
 from espadas.store.store import Player, new_token
@@ -54,7 +64,7 @@ def _set_session(response: Response, identity: Identity, player: Player, secure:
     return csrf
 
 
-@router.post("/api/session", tags=["identity"])
+@router.post("/api/session", tags=["identity"], responses=answer(SessionOut) | refusals(422))
 async def create_session(
     body: SessionIn,
     request: Request,
@@ -74,7 +84,7 @@ async def create_session(
     return {"name": player.name, "csrf": csrf}
 
 
-@router.get("/api/session", tags=["identity"])
+@router.get("/api/session", tags=["identity"], responses=answer(SessionOut))
 async def read_session(request: Request, player: MaybePlayerDep) -> dict[str, Any]:
     """Who you are (``name`` is null before you choose one), and the CSRF token
     of this browser."""
@@ -83,7 +93,9 @@ async def read_session(request: Request, player: MaybePlayerDep) -> dict[str, An
     return {"name": player.name, "csrf": request.cookies.get(CSRF_COOKIE)}
 
 
-@router.post("/api/resume-link", tags=["identity"])
+@router.post(
+    "/api/resume-link", tags=["identity"], responses=answer(ResumeLinkOut) | refusals(401, 422)
+)
 async def create_resume_link(
     request: Request,
     player: PlayerDep,
@@ -98,7 +110,7 @@ async def create_resume_link(
     return {"url": f"{public_base(request, settings)}/resume/{token}", "token": token}
 
 
-@router.get("/api/resume-link", tags=["identity"])
+@router.get("/api/resume-link", tags=["identity"], responses=answer(ResumeUsesOut) | refusals(401))
 async def read_resume_links(request: Request, player: PlayerDep) -> dict[str, Any]:
     """Your devices list: how many of your resume links still work (``active``)
     and the latest uses of them, the most recent first: when (``at``) and the
@@ -112,7 +124,7 @@ async def read_resume_links(request: Request, player: PlayerDep) -> dict[str, An
     return {"active": await links.active(player.id), "uses": uses}
 
 
-@router.delete("/api/resume-link", tags=["identity"])
+@router.delete("/api/resume-link", tags=["identity"], responses=answer(RevokedOut) | refusals(401))
 async def revoke_resume_links(
     request: Request, player: PlayerDep, settings: SettingsDep
 ) -> dict[str, Any]:
@@ -163,13 +175,7 @@ async def follow_link(request: Request, response: Response, opened: Opened) -> N
 
 
 @router.post(
-    "/api/resume",
-    tags=["identity"],
-    responses={
-        404: {"description": "No such resume link (`bad_link`)"},
-        409: {"description": "The device is signed in as someone else (`resume_would_switch`)"},
-        410: {"description": "The link was revoked (`link_revoked`)"},
-    },
+    "/api/resume", tags=["identity"], responses=answer(ResumedOut) | refusals(404, 409, 410, 422)
 )
 async def resume(body: ResumeIn, request: Request, response: Response) -> dict[str, Any]:
     """Signs this device in with a resume link's token. On a device signed in as

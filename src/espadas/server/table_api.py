@@ -23,7 +23,20 @@ from espadas.server.dependencies import (
     table_of,
 )
 from espadas.server.hub import Command, Hub
-from espadas.server.models import ActionIn, RematchIn, RobotsIn, SeatIn, TableId, TableIn
+from espadas.server.models import (
+    ActionIn,
+    OpenedOut,
+    PresetsOut,
+    RematchIn,
+    ReplayOut,
+    RobotsIn,
+    SeatIn,
+    TableId,
+    TableIn,
+    TablesOut,
+    ViewOut,
+)
+from espadas.server.openapi import answer, refusals
 from espadas.server.settings import Settings
 from espadas.store.store import Player
 from espadas.tables.commitment import verify_record
@@ -84,7 +97,7 @@ def _opened(request: Request, table: Table, player: Player, settings: Settings) 
     }
 
 
-@router.get("/api/presets", tags=["tables"])
+@router.get("/api/presets", tags=["tables"], responses=answer(PresetsOut))
 async def presets(settings: SettingsDep) -> dict[str, Any]:
     """Every preset with the value of each option, and the robot levels offered."""
     return {
@@ -96,7 +109,12 @@ async def presets(settings: SettingsDep) -> dict[str, Any]:
     }
 
 
-@router.post("/api/tables", status_code=201, tags=["tables"])
+@router.post(
+    "/api/tables",
+    status_code=201,
+    tags=["tables"],
+    responses=answer(OpenedOut, 201) | refusals(401, 409, 422),
+)
 async def create_table(
     body: TableIn, request: Request, player: PlayerDep, hub: HubDep, settings: SettingsDep
 ) -> dict[str, Any]:
@@ -109,13 +127,15 @@ async def create_table(
     return _opened(request, table, player, settings)
 
 
-@router.get("/api/tables", tags=["tables"])
+@router.get("/api/tables", tags=["tables"], responses=answer(TablesOut) | refusals(401))
 async def my_tables(request: Request, player: PlayerDep) -> dict[str, Any]:
     """The tables you opened or sat at, newest first."""
     return {"tables": await store_of(request).tables_of(player.id)}
 
 
-@router.get("/api/tables/{table_id}", tags=["tables"])
+@router.get(
+    "/api/tables/{table_id}", tags=["tables"], responses=answer(ViewOut) | refusals(404, 422)
+)
 async def read_table(table_id: TableId, player: MaybePlayerDep, hub: HubDep) -> Response:
     """The table as you may see it (``version`` grows with every event)."""
     table = await table_of(hub, table_id)
@@ -130,7 +150,11 @@ async def _run(hub: Hub, table_id: str, player: Player, command: Command) -> Res
     return _view_response(hub, table, player)
 
 
-@router.post("/api/tables/{table_id}/join", tags=["tables"])
+@router.post(
+    "/api/tables/{table_id}/join",
+    tags=["tables"],
+    responses=answer(ViewOut) | refusals(401, 403, 404, 409, 422),
+)
 async def join_table(
     table_id: TableId, player: PlayerDep, hub: HubDep, settings: SettingsDep
 ) -> Response:
@@ -140,7 +164,11 @@ async def join_table(
     return await _run(hub, table_id, player, lambda t: t.join(player.id, player.name, now))
 
 
-@router.post("/api/tables/{table_id}/partner", tags=["tables"])
+@router.post(
+    "/api/tables/{table_id}/partner",
+    tags=["tables"],
+    responses=answer(ViewOut) | refusals(401, 403, 404, 409, 422),
+)
 async def choose_partner(
     table_id: TableId, body: SeatIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
 ) -> Response:
@@ -149,7 +177,11 @@ async def choose_partner(
     return await _run(hub, table_id, player, lambda t: t.choose_partner(player.id, body.seat, now))
 
 
-@router.post("/api/tables/{table_id}/robots", tags=["tables"])
+@router.post(
+    "/api/tables/{table_id}/robots",
+    tags=["tables"],
+    responses=answer(ViewOut) | refusals(401, 403, 404, 409, 422),
+)
 async def add_robots(
     table_id: TableId, body: RobotsIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
 ) -> Response:
@@ -164,7 +196,11 @@ async def add_robots(
     )
 
 
-@router.post("/api/tables/{table_id}/free", tags=["tables"])
+@router.post(
+    "/api/tables/{table_id}/free",
+    tags=["tables"],
+    responses=answer(ViewOut) | refusals(401, 403, 404, 409, 422),
+)
 async def free_seat(
     table_id: TableId, body: SeatIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
 ) -> Response:
@@ -173,7 +209,11 @@ async def free_seat(
     return await _run(hub, table_id, player, lambda t: t.free_seat(player.id, body.seat, now))
 
 
-@router.post("/api/tables/{table_id}/start", tags=["tables"])
+@router.post(
+    "/api/tables/{table_id}/start",
+    tags=["tables"],
+    responses=answer(ViewOut) | refusals(401, 403, 404, 409, 422),
+)
 async def start_game(
     table_id: TableId, player: PlayerDep, hub: HubDep, settings: SettingsDep
 ) -> Response:
@@ -182,7 +222,11 @@ async def start_game(
     return await _run(hub, table_id, player, lambda t: t.start(player.id, now))
 
 
-@router.post("/api/tables/{table_id}/actions", tags=["play"])
+@router.post(
+    "/api/tables/{table_id}/actions",
+    tags=["play"],
+    responses=answer(ViewOut) | refusals(401, 403, 404, 409, 422),
+)
 async def act(
     table_id: TableId, body: ActionIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
 ) -> Response:
@@ -190,7 +234,12 @@ async def act(
     return await _run(hub, table_id, player, act_command(player, body, settings))
 
 
-@router.post("/api/tables/{table_id}/rematch", status_code=201, tags=["tables"])
+@router.post(
+    "/api/tables/{table_id}/rematch",
+    status_code=201,
+    tags=["tables"],
+    responses=answer(OpenedOut, 201) | refusals(401, 403, 404, 409, 422),
+)
 async def rematch(
     table_id: TableId,
     body: RematchIn,
@@ -213,7 +262,7 @@ async def rematch(
     return _opened(request, await table_of(hub, new_id), player, settings)
 
 
-@router.get("/api/tables/{table_id}/record", tags=["tables"])
+@router.get("/api/tables/{table_id}/record", tags=["tables"], responses=refusals(404, 422))
 async def download_record(table_id: TableId, hub: HubDep) -> Response:
     """The table's ``espadas-record/1``: the finished hands while it is played,
     all of it once the game is over (each hand with its commitment and salt)."""
@@ -224,7 +273,11 @@ async def download_record(table_id: TableId, hub: HubDep) -> Response:
     )
 
 
-@router.get("/api/tables/{table_id}/replay", tags=["tables"])
+@router.get(
+    "/api/tables/{table_id}/replay",
+    tags=["tables"],
+    responses=answer(ReplayOut) | refusals(404, 409, 422),
+)
 async def replay_game(table_id: TableId, hub: HubDep) -> dict[str, Any]:
     """A finished game trick by trick, every hand visible, with each deal's
     commitment checked. Refused (409) while the game is being played."""
