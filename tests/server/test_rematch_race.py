@@ -168,3 +168,28 @@ def test_a_rematch_racing_the_last_move_is_never_lost(tmp_path: Path, database: 
             new = again.json()["id"]
             assert TABLE_ID.match(new) and ana.view(tid)["rematch"] == new
             assert ana.view(new)["rematch_of"] == tid and ana.view(new)["status"] == "waiting"
+
+
+def test_a_table_marked_with_the_old_race_s_dash_can_still_have_its_rematch() -> None:
+    """Logs written before the fix may hold a rematch event naming "-" (no table):
+    it counts as no rematch, so the creator can open the real one."""
+    from datetime import UTC, datetime
+
+    from espadas.engine import Rules
+    from espadas.tables.event import Event
+    from espadas.tables.ids import rematch_id
+    from espadas.tables.table import Table
+
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    table, _ = Table.create("t1-abcdef", Rules.from_preset("estandar"), "ana", "Ana", at)
+    table.add_robots("ana", "aleatorio", at)
+    table.start("ana", at)
+    table.act("ana", "abandon", at)
+    assert table.status == "finished"
+    table.apply(Event(table.version + 1, "rematch", {"table": "-"}, at))
+    again = Table.rebuild("t1-abcdef", table.events)
+    assert again.rematch is None
+    assert again.rematch_target("ana") == rematch_id("t1-abcdef")
+    marked = again.mark_rematch("ana", rematch_id("t1-abcdef"), at)
+    assert [e.type for e in marked] == ["rematch"] and again.rematch == rematch_id("t1-abcdef")
+    assert again.mark_rematch("ana", rematch_id("t1-abcdef"), at) == []  # the same: nothing new
