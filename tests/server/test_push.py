@@ -23,6 +23,9 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from espadas.server.push import Push, PushFailed, PushGone, check_subscription
 
 SUBJECT = "mailto:admin@example.org"
+LOCAL = True
+"""The test-only setting (``Settings.push_allow_private``, ``allow_private``) that lets
+these tests' push service on 127.0.0.1, over plain http, be used at all."""
 PAYLOAD = {"table": "t1", "kind": "turn", "title": "¡Tu turno!"}
 
 
@@ -120,9 +123,9 @@ class Browser:
 
 
 def test_send_delivers_an_encrypted_signed_push(tmp_path: Path, service: PushService) -> None:
-    push = Push.load(tmp_path, SUBJECT)
+    push = Push.load(tmp_path, SUBJECT, allow_private=LOCAL)
     browser = Browser.subscribe(f"{service.origin}/push/abc")
-    sub = check_subscription(browser.subscription)
+    sub = check_subscription(browser.subscription, LOCAL)
     before = int(time.time())
 
     push.send(sub, PAYLOAD)
@@ -155,9 +158,9 @@ def test_send_delivers_an_encrypted_signed_push(tmp_path: Path, service: PushSer
 
 
 def test_ttl_is_passed_on(tmp_path: Path, service: PushService) -> None:
-    push = Push.load(tmp_path, SUBJECT)
+    push = Push.load(tmp_path, SUBJECT, allow_private=LOCAL)
     browser = Browser.subscribe(f"{service.origin}/push/ttl")
-    push.send(check_subscription(browser.subscription), {"kind": "turn"}, ttl=60)
+    push.send(check_subscription(browser.subscription, LOCAL), {"kind": "turn"}, ttl=60)
     assert service.received[0].headers["ttl"] == "60"
     assert browser.decrypt(service.received[0].body) == {"kind": "turn"}
 
@@ -189,7 +192,9 @@ def test_dead_subscription_raises_push_gone(
 ) -> None:
     browser = Browser.subscribe(f"{service.origin}/push/{last}")
     with pytest.raises(PushGone):
-        Push.load(tmp_path, SUBJECT).send(check_subscription(browser.subscription), PAYLOAD)
+        Push.load(tmp_path, SUBJECT, allow_private=LOCAL).send(
+            check_subscription(browser.subscription, LOCAL), PAYLOAD
+        )
     assert len(service.received) == 1
 
 
@@ -199,7 +204,9 @@ def test_service_error_raises_push_failed(
 ) -> None:
     browser = Browser.subscribe(f"{service.origin}/push/{last}")
     with pytest.raises(PushFailed) as caught:
-        Push.load(tmp_path, SUBJECT).send(check_subscription(browser.subscription), PAYLOAD)
+        Push.load(tmp_path, SUBJECT, allow_private=LOCAL).send(
+            check_subscription(browser.subscription, LOCAL), PAYLOAD
+        )
     assert not isinstance(caught.value, PushGone)
     assert caught.value.status == status
 
@@ -210,15 +217,17 @@ def test_unreachable_service_raises_push_failed(tmp_path: Path) -> None:
         port = sock.getsockname()[1]
     browser = Browser.subscribe(f"http://127.0.0.1:{port}/push/abc")
     with pytest.raises(PushFailed) as caught:
-        Push.load(tmp_path, SUBJECT).send(check_subscription(browser.subscription), PAYLOAD)
+        Push.load(tmp_path, SUBJECT, allow_private=LOCAL).send(
+            check_subscription(browser.subscription, LOCAL), PAYLOAD
+        )
     assert caught.value.status is None
 
 
 def test_oversized_payload_is_refused(tmp_path: Path, service: PushService) -> None:
     browser = Browser.subscribe(f"{service.origin}/push/abc")
     with pytest.raises(ValueError, match="larger than"):
-        Push.load(tmp_path, SUBJECT).send(
-            check_subscription(browser.subscription), {"body": "x" * 5000}
+        Push.load(tmp_path, SUBJECT, allow_private=LOCAL).send(
+            check_subscription(browser.subscription, LOCAL), {"body": "x" * 5000}
         )
     assert service.received == []
 
@@ -233,9 +242,10 @@ def test_check_subscription_accepts_and_cleans() -> None:
         "keys": {k: v + "=" * (-len(v) % 4) for k, v in raw["keys"].items()},
     }
     assert check_subscription(padded) == {"endpoint": raw["endpoint"], "keys": raw["keys"]}
-    assert check_subscription({**raw, "endpoint": "http://127.0.0.1:8/p"})["endpoint"] == (
-        "http://127.0.0.1:8/p"
-    )
+    local = {**raw, "endpoint": "http://127.0.0.1:8/p"}
+    assert check_subscription(local, LOCAL)["endpoint"] == "http://127.0.0.1:8/p"
+    with pytest.raises(ValueError, match="https"):
+        check_subscription(local)  # only the test setting lets it through
 
 
 def _with_keys(base: dict[str, Any], **keys: object) -> dict[str, Any]:

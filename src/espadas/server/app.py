@@ -50,7 +50,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(store, settings, robots)
         app.state.push = None
         try:
-            app.state.push = Push.load(settings.data, settings.push_subject)
+            app.state.push = Push.load(
+                settings.data, settings.push_subject, settings.push_allow_private
+            )
         except Exception:  # push is optional: the rest works without it
             log.exception("Web Push is off: its keys could not be made or read")
         notifier = Notifier(store, settings, hub.table, hub.looking, app.state.push)

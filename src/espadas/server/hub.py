@@ -215,6 +215,48 @@ class Hub:
             return table, new
         raise Busy("busy", "the table is busy; try again")
 
+    async def rematch(self, table_id: str, player: str, partner: int | None) -> tuple[Table, bool]:
+        """Opens the rematch of a finished table for its creator, exactly once
+        whatever the concurrency: the new table and whether this call opened it.
+
+        Decided under the table's lock on its log as committed (read afresh: a
+        cached "not over yet" or "no rematch yet" may be stale on a shared store).
+        The new table's id is derived from the old one's (:func:`rematch_id`):
+        every request, on every instance, names the same table, and the store's
+        key on table ids lets one creation land; then the old table is marked
+        (the log's sequence number lets one mark land; marking it again adds
+        nothing). Asking again answers the same table; asking with another
+        partner once it is open is refused (``rematch_exists``)."""
+        now = self.settings.clock.now()
+        for _attempt in range(8):
+            opened = False
+            async with self._lock(table_id):
+                old = await self._load(table_id, fresh=True)
+                new_id = old.rematch_target(player)
+                if old.rematch is None:
+                    new, events = Table.rematch_from(old, new_id, now, partner)
+                    with contextlib.suppress(Conflict):  # opened by another request
+                        await self.create(new, events)
+                        opened = True
+                table = await self.table(new_id)
+                before = old.version
+                marks = old.mark_rematch(player, new_id, now)
+                try:
+                    await self.store.append(table_id, before, marks, old.status)
+                except Conflict:
+                    self._tables.pop(table_id, None)
+                    continue
+                except BaseException:
+                    self._tables.pop(table_id, None)
+                    raise
+            if marks:
+                self._latest[table_id] = old.version
+                self.notify(table_id)
+            if not opened and table.rematch_partner != partner:
+                raise TableError("rematch_exists", "the rematch is already open", table=new_id)
+            return table, opened
+        raise Busy("busy", "the table is busy; try again")
+
     def sizes(self) -> dict[str, int]:
         """How much the hub holds in memory (for ``/health``)."""
         return {

@@ -3,7 +3,9 @@ each table (on, off, daily digest) and Web Push subscriptions."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, StringConstraints
@@ -24,6 +26,9 @@ from espadas.server.openapi import answer, refusals
 from espadas.tables.errors import NotAllowed
 
 router = APIRouter()
+
+RESOLVE_S = 5.0
+"""How long resolving a push endpoint's host may take at subscription time."""
 
 
 class ContactIn(BaseModel):
@@ -129,13 +134,26 @@ async def push_key(request: Request) -> dict[str, Any]:
 async def add_subscription(
     request: Request, player: PlayerDep, settings: SettingsDep
 ) -> dict[str, Any]:
-    """Stores this browser's push subscription (``PushSubscription.toJSON()``)."""
-    from espadas.server.push import check_subscription
+    """Stores this browser's push subscription (``PushSubscription.toJSON()``).
+    Only an ``https`` endpoint whose host has public addresses only is taken
+    (422 ``push_https``, ``push_private``, ``push_unresolved``): the server
+    sends pushes there."""
+    from espadas.server.push import EndpointRefused, check_subscription, endpoint_address
 
     if request.app.state.push is None:
         raise ApiError(404, "no_push")
+    allow = settings.push_allow_private
     try:
-        subscription = check_subscription(await request.json())
+        subscription = check_subscription(await request.json(), allow)
+        await asyncio.wait_for(
+            asyncio.to_thread(endpoint_address, subscription["endpoint"], allow), RESOLVE_S
+        )
+    except EndpointRefused as exc:
+        raise ApiError(422, exc.code, host=exc.host) from None
+    except TimeoutError:
+        raise ApiError(
+            422, "push_unresolved", host=urlsplit(subscription["endpoint"]).hostname or ""
+        ) from None
     except ValueError as exc:
         raise ApiError(422, "bad_subscription", detail=str(exc)[:200]) from None
     await store_of(request).outbox.add_subscription(player.id, subscription, settings.clock.now())

@@ -3,13 +3,23 @@
 :func:`decide` runs in a worker process: it gets a seat's view (never the
 state) and returns the robot's action, with the faults of an external program
 (which then made a legal move of its own instead).
+
+A worker ends when the server that started it dies, even by ``kill -9``
+(:func:`watch_parent`): Linux's parent-death signal where there is one, and a
+thread that looks at the parent every second everywhere.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
+import os
 import shlex
+import signal
+import sys
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol
@@ -41,6 +51,47 @@ def warm_up() -> bool:
     return True
 
 
+PR_SET_PDEATHSIG = 1
+"""``prctl`` option (linux/prctl.h): the signal a process gets when its parent dies."""
+
+PARENT_CHECK_S = 1.0
+"""How often a worker's watch thread looks whether its parent is still there."""
+
+
+def watch_parent(parent: int) -> None:
+    """Initializer of each worker of the pool: the worker ends when ``parent`` (the
+    server) does, instead of living on, re-parented to PID 1.
+
+    On Linux the kernel sends SIGKILL to the worker when its parent dies
+    (``prctl(PR_SET_PDEATHSIG)``; strictly, when the parent's thread that started
+    the worker ends: the event loop's). Elsewhere, and as a second guard, a daemon
+    thread compares ``os.getppid()`` with ``parent`` every :data:`PARENT_CHECK_S`
+    and exits the process when they differ. A parent already gone (it died before
+    this ran) ends the worker at once."""
+    _death_signal()
+    if os.getppid() != parent:  # died before the death signal was set: nobody sends it
+        os._exit(0)
+    watch = threading.Thread(target=_watch, args=(parent,), name="parent-watch", daemon=True)
+    watch.start()
+
+
+def _death_signal() -> None:
+    """Asks Linux for SIGKILL when the parent dies (nothing elsewhere, or if refused)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)  # the C library already loaded
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl here: the watch thread does it
+        return
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)
+
+
 class Robots(Protocol):
     """Where robot decisions are made: this instance's pool, or a queue of workers."""
 
@@ -64,7 +115,10 @@ class RobotPool:
         if self.workers <= 0:
             return None
         return ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=watch_parent,
+            initargs=(os.getpid(),),
         )
 
     async def decide(

@@ -68,6 +68,11 @@ class Settings:
     """The hour (UTC) at which daily digests go out."""
     push_subject: str = "mailto:espadas@localhost"
     """Who runs this server, for Web Push services (VAPID ``sub``)."""
+    push_allow_private: bool = False
+    """TEST ONLY: accept and contact Web Push endpoints on loopback, private and
+    other non-public addresses, over plain ``http`` too (the suite's own push
+    service runs on 127.0.0.1). No command-line flag sets it; never turn it on
+    for a server people use: the server would POST wherever a browser says."""
 
     @property
     def db_url(self) -> str:

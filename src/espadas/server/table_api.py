@@ -244,22 +244,20 @@ async def rematch(
     table_id: TableId,
     body: RematchIn,
     request: Request,
+    response: Response,
     player: PlayerDep,
     hub: HubDep,
     settings: SettingsDep,
 ) -> dict[str, Any]:
     """The creator opens a rematch once the game is over: same rules, same people
-    and robots, the partners kept or (``partner``) chosen anew."""
-    old = await table_of(hub, table_id)
-    now = settings.clock.now()
-    if player.id == old.creator and old.status == "finished" and old.rematch is None:
-        new, events = Table.rematch_from(old, new_table_id(), now, body.partner)
-        await hub.create(new, events)
-        new_id = new.id
-    else:
-        new_id = "-"
-    await hub.command(table_id, lambda t: t.mark_rematch(player.id, new_id, now))
-    return _opened(request, await table_of(hub, new_id), player, settings)
+    and robots, the partners kept or (``partner``) chosen anew. There is one
+    rematch per table: asking again (at once or later, on any instance) answers
+    the same table (200); asking with another partner once it is open is
+    refused (409 ``rematch_exists``)."""
+    new, opened = await hub.rematch(table_id, player.id, body.partner)
+    if not opened:
+        response.status_code = 200
+    return _opened(request, new, player, settings)
 
 
 @router.get("/api/tables/{table_id}/record", tags=["tables"], responses=refusals(404, 422))

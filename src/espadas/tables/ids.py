@@ -12,6 +12,8 @@ An id is 8 to 64 characters of the URL-safe alphabet (letters, digits, ``_`` and
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 import secrets
 
@@ -29,3 +31,15 @@ TABLE_ID = re.compile(f"^[{TABLE_ID_ALPHABET}]{{{TABLE_ID_MIN},{TABLE_ID_MAX}}}$
 def new_table_id() -> str:
     """A fresh table id: 192 random bits, URL-safe (32 characters)."""
     return secrets.token_urlsafe(24)
+
+
+def rematch_id(table_id: str) -> str:
+    """The id of the rematch of table ``table_id``: one per table, derived from its
+    id (as secret as it is), so that every request for it, on any instance, names
+    the same table and the store's key on table ids lets only one be created.
+
+    >>> rematch_id("t1") == rematch_id("t1") != rematch_id("t2"), len(rematch_id("t1"))
+    (True, 32)
+    """
+    digest = hashlib.sha256(b"espadas-rematch:" + table_id.encode()).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()

@@ -51,6 +51,7 @@ from espadas.tables.clock import TURN_LIMIT
 from espadas.tables.commitment import commit, deal_text, fresh_deal
 from espadas.tables.errors import BadCommand, NotAllowed, TableError
 from espadas.tables.event import TURN_EVENTS, Event
+from espadas.tables.ids import rematch_id
 from espadas.tables.values import bid_value, card_value, seat_value
 
 Dealer = Callable[[Rules, int], tuple[tuple[int, ...], str]]
@@ -103,6 +104,7 @@ class Table:
     """The sequence number of the event that made the current bid or play due."""
     rematch: str | None = None
     rematch_of: str | None = None
+    rematch_partner: int | None = None  # a rematch's partner chosen anew (None: kept)
     faults: list[dict[str, Any]] = field(default_factory=list)
 
     # -- log ------------------------------------------------------------------
@@ -138,14 +140,13 @@ class Table:
         return event
 
     # -- event handlers -----------------------------------------------------------
-    def _on_create(
-        self, rules: dict[str, Any], creator: str, name: str, rematch_of: str | None = None
-    ) -> None:
+    def _on_create(self, rules: dict[str, Any], creator: str, name: str, **rematch: Any) -> None:
         self.rules = Rules.from_dict(rules)
         self.creator = creator
         self.seats = [None] * self.rules.players
         self.seats[0] = Seat(name, player=creator)
-        self.rematch_of = rematch_of
+        self.rematch_of = rematch.get("rematch_of")
+        self.rematch_partner = rematch.get("rematch_partner")
 
     def _on_sit(self, seat: int, player: str, name: str) -> None:
         self.seats[seat] = Seat(name, player=player)
@@ -200,7 +201,8 @@ class Table:
         self.faults.append({"seat": seat, "message": message})
 
     def _on_rematch(self, table: str) -> None:
-        self.rematch = table
+        # "-" (written by a race of the old rematch route) names no table
+        self.rematch = None if table == "-" else table
 
     def _running(self) -> Game:
         if self.game is None:
@@ -260,14 +262,12 @@ class Table:
         creator: str,
         name: str,
         at: datetime,
-        *,
-        rematch_of: str | None = None,
+        **rematch: str | int | None,
     ) -> tuple[Table, list[Event]]:
-        """A new table with ``creator`` at seat 0."""
+        """A new table with ``creator`` at seat 0 (``rematch_of``, ``rematch_partner``)."""
         table = cls(table_id)
         data: dict[str, Any] = {"rules": rules.to_dict(), "creator": creator, "name": name}
-        if rematch_of is not None:
-            data["rematch_of"] = rematch_of
+        data.update({key: value for key, value in rematch.items() if value is not None})
         event = table._new("create", at, **data)
         return table, [event]
 
@@ -279,7 +279,9 @@ class Table:
         robots in the same seats, partners kept (or ``partner`` chosen anew)."""
         first = old.seats[0]
         name = first.name if first is not None else "?"
-        table, events = cls.create(table_id, old.rules, old.creator, name, at, rematch_of=old.id)
+        table, events = cls.create(
+            table_id, old.rules, old.creator, name, at, rematch_of=old.id, rematch_partner=partner
+        )
         for i, seat in enumerate(old.seats[1:], start=1):
             if seat is not None and seat.player is not None:
                 events.append(table._new("sit", at, seat=i, player=seat.player, name=seat.name))
@@ -453,11 +455,19 @@ class Table:
         """Logs a robot's fault (the move made in its place follows)."""
         return [self._new("fault", at, seat=seat, message=message[:500])]
 
-    def mark_rematch(self, player: str, new_table: str, at: datetime) -> list[Event]:
-        """The creator opens a rematch at ``new_table`` once the game is over."""
+    def rematch_target(self, player: str) -> str:
+        """The rematch's table (open, or else to open) for the creator, once it is over."""
         self._creator_only(player)
         if self.status != "finished":
             raise TableError("not_finished", "a rematch follows a finished game")
+        return self.rematch or rematch_id(self.id)
+
+    def mark_rematch(self, player: str, new_table: str, at: datetime) -> list[Event]:
+        """The creator opens a rematch at ``new_table`` once the game is over.
+        Marking the same table again adds nothing; another one is refused."""
+        self.rematch_target(player)
+        if self.rematch == new_table:
+            return []
         if self.rematch is not None:
             raise TableError("rematch_exists", "the rematch is already open", table=self.rematch)
         return [self._new("rematch", at, table=new_table)]
