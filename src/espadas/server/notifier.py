@@ -209,10 +209,14 @@ class Notifier:
     async def _push(self, subscription: dict[str, Any], payload: dict[str, Any]) -> str | None:
         """Pushes ``payload`` to one browser: ``None`` when it went, ``""`` when the
         subscription is gone (and forgotten), else what went wrong."""
-        from espadas.server.push import PushGone
+        from espadas.server.push import PushGone, PushRefused
 
         try:
             await asyncio.to_thread(self.push.send, subscription, payload)
+        except PushRefused as exc:  # its endpoint no longer resolves to a public address
+            log.warning("push to %s refused: %s", subscription.get("endpoint", "?")[:60], exc)
+            await self.store.outbox.remove_subscription(subscription["endpoint"])
+            return ""
         except PushGone:
             await self.store.outbox.remove_subscription(subscription["endpoint"])
             return ""

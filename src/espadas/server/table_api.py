@@ -238,7 +238,7 @@ async def act(
     "/api/tables/{table_id}/rematch",
     status_code=201,
     tags=["tables"],
-    responses=answer(OpenedOut, 201) | refusals(401, 403, 404, 409, 422),
+    responses=answer(OpenedOut, 201) | answer(OpenedOut) | refusals(401, 403, 404, 409, 422),
 )
 async def rematch(
     table_id: TableId,
