@@ -12,6 +12,7 @@ CardSet('AK..QJ65432.T98')
 from __future__ import annotations
 
 import random
+from math import floor as _floor
 from collections.abc import Iterable, Iterator
 
 from espadas.engine.card import CARDS, RANK_CHARS, Card, Suit
@@ -21,6 +22,23 @@ FULL = (1 << 52) - 1
 SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 SPADES = SUIT_MASKS[3]
 NON_SPADES = FULL ^ SPADES
+
+
+def _suit_tables() -> tuple[bytes, bytes]:
+    """For each 13-bit set of ranks ``q``: its size, and at ``q << 4 | k`` the rank
+    of its ``k``-th lowest member."""
+    count = bytearray(8192)
+    kth = bytearray(8192 << 4)
+    for q in range(1, 8192):
+        low = q & -q
+        rest = (q ^ low) << 4
+        count[q] = count[q ^ low] + 1
+        kth[q << 4] = low.bit_length() - 1
+        kth[(q << 4) + 1 : (q << 4) + 16] = kth[rest : rest + 15]
+    return bytes(count), bytes(kth)
+
+
+_COUNT, _KTH = _suit_tables()
 
 
 class CardSet(int):
@@ -128,12 +146,16 @@ class CardSet(int):
         return CARDS[(int(self) & -int(self)).bit_length() - 1] if self else None
 
     def pick(self, rng: random.Random) -> Card:
-        """A member chosen uniformly at random with ``rng``; raises on an empty set."""
+        """A member chosen uniformly at random with ``rng``; raises on an empty set.
+
+        The ``k``-th lowest card, ``k = int(rng.random() * len(self))``."""
         m = self.real  # a plain int: CardSet's own operators are set operations
-        if not m:
+        n = m.bit_count()
+        if not n:
             raise IndexError("pick from an empty CardSet")
-        k = int(rng.random() * m.bit_count())
-        # Walk within one 26-bit half: small ints are much cheaper than 52-bit ones.
+        k = _floor(rng.random() * n)  # = int(): the float is never negative
+        # One 26-bit half, then one 13-bit suit of it, then a table: small ints are
+        # much cheaper than 52-bit ones, and a table than a walk over the bits.
         low = m & 0x3FFFFFF
         count = low.bit_count()
         base = 0
@@ -141,10 +163,13 @@ class CardSet(int):
             k -= count
             low = m >> 26
             base = 26
-        while k:
-            low &= low - 1
-            k -= 1
-        return CARDS[base + (low & -low).bit_length() - 1]
+        suit = low & 0x1FFF
+        count = _COUNT[suit]
+        if k >= count:
+            k -= count
+            suit = low >> 13
+            base += 13
+        return CARDS[base + _KTH[suit << 4 | k]]
 
     def cards(self) -> list[Card]:
         """The cards high to low in the display order: spades, hearts, diamonds, clubs."""
