@@ -26,6 +26,9 @@ SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SEAT_NAMES = ("N", "E", "S", "W")
 _BITS = [1 << c for c in range(52)]
 _new = int.__new__  # CardSet(mask) without its checks, for masks built here
+# _NEXT[n][i]: the seat after seat i % n (i up to 2n - 1), with n players
+_NEXT = {n: tuple((i + 1) % n for i in range(2 * n)) for n in range(3, 7)}
+_ALL_BIDS = {size: tuple(range(size + 1)) for size in range(8, 18)}
 
 
 def seat_name(players: int, seat: int) -> str:
@@ -91,12 +94,14 @@ class Hand:
     """Bidding and play of one deal. Refused actions raise and change nothing."""
 
     __slots__ = (
+        "_all_bids",
         "_constrained",
         "_first_forbidden",
+        "_first_trick",
         "_forced",
         "_led",
+        "_next",
         "_renege_allowed",
-        "_trick_start",
         "bid_order",
         "bids",
         "blind",
@@ -122,7 +127,7 @@ class Hand:
     def __init__(self, rules: Rules, dealer: int, deal: Sequence[int]) -> None:
         self.rules = rules
         self.n = n = rules.players
-        self.size = rules.hand_size
+        self.size = size = rules.hand_size
         self.deal = check_deal(rules, deal)
         self.dealer = dealer
         self.held = list(self.deal)
@@ -139,12 +144,16 @@ class Hand:
         self.broken = False
         self.reneges: list[tuple[int, int]] = []
         self.leader = -1
-        self._trick_start = 0
-        self._led = -1
+        # _led: the suit led in the trick in progress; -1 while a lead is due, -2
+        # outside play (bidding, or the hand is over): one test for the hot path.
+        self._led = -2
         self._forced = -1
         self._renege_allowed = rules.renege == "allowed"
         self._first_forbidden = rules.spades_in_first_trick == "forbidden"
+        self._first_trick = self._first_forbidden  # still in the first trick, with it
         self._constrained = rules.suicide or rules.no_hell
+        self._next = _NEXT[n]
+        self._all_bids = _ALL_BIDS[size]
         self.on_done: Callable[[Hand], object] | None = None
 
     # bidding ----------------------------------------------------------------
@@ -154,9 +163,9 @@ class Hand:
             return []
         out: list[BidValue]
         if self._constrained:
-            out = [v for v in range(self.size + 1) if self._bid_problem(v) is None]
+            out = [v for v in self._all_bids if self._bid_problem(v) is None]
         else:
-            out = list(range(self.size + 1))
+            out = list(self._all_bids)
         if not self.looked[self.to_act] and self.rules.blind_nil and 0 in out:
             out.append(BLIND_NIL)
         return out
@@ -188,7 +197,9 @@ class Hand:
             raise WrongPhase("not_bidding", "bidding is over: play a card", phase=self.phase)
         seat = self.to_act
         blind = False
-        if value == BLIND_NIL:
+        if type(value) is int:  # the usual case, which the tests below let through
+            number = value
+        elif value == BLIND_NIL:
             if not self.rules.blind_nil:
                 raise IllegalBid("blind_nil_off", "blind nil is not played at this table")
             if self.looked[seat]:
@@ -220,11 +231,12 @@ class Hand:
         self.bids[seat] = number
         self.blind[seat] = blind
         self.looked[seat] = True
-        self.bid_order.append(BLIND_NIL if blind else number)
-        if len(self.bid_order) == self.n:
+        bid_order = self.bid_order
+        bid_order.append(BLIND_NIL if blind else number)
+        if len(bid_order) == self.n:
             self._start_play()
         else:
-            self.to_act = (seat + 1) % self.n
+            self.to_act = self._next[seat]
 
     def look(self, seat: int) -> None:
         """``seat`` turns its cards face up (blind-nil games)."""
@@ -239,6 +251,7 @@ class Hand:
         self.leader = leader
         self.to_act = leader
         self.leaders.append(leader)
+        self._led = -1
 
     # play ---------------------------------------------------------------------
     def _proper(self, held: int) -> int:
@@ -251,47 +264,43 @@ class Hand:
         follow = held & SUIT_MASKS[self._led]
         if follow:
             return follow
-        if self._first_forbidden and len(self.plays) < self.n and held & NON_SPADES:
+        if self._first_trick and held & NON_SPADES:
             return held & NON_SPADES
         return held
 
     def _accepted(self, held: int) -> int:
         if self._led < 0 or not self._renege_allowed:
             return self._proper(held)
-        if (
-            self._first_forbidden
-            and len(self.plays) < self.n
-            and self._led != 3
-            and held & NON_SPADES
-        ):
+        if self._first_trick and self._led != 3 and held & NON_SPADES:
             return held & NON_SPADES
         return held
 
     def legal_plays(self) -> CardSet:
         """The cards the table accepts from the seat to act (reneges included when
         renege is allowed)."""
-        if self.phase != "playing":
-            return _new(CardSet, 0)
-        held = self.held[self.to_act]
         led = self._led
-        if led < 0:
-            return _new(CardSet, self._proper(held))
-        if self._first_forbidden and len(self.plays) < self.n:
-            return _new(CardSet, self._accepted(held))
-        if self._renege_allowed:
-            return _new(CardSet, held)
-        return _new(CardSet, held & SUIT_MASKS[led] or held)
+        if led >= 0:
+            held = self.held[self.to_act]
+            if self._first_trick:
+                return _new(CardSet, self._accepted(held))
+            if self._renege_allowed:
+                return _new(CardSet, held)
+            return _new(CardSet, held & SUIT_MASKS[led] or held)
+        if led == -1:
+            return _new(CardSet, self._proper(self.held[self.to_act]))
+        return _new(CardSet, 0)
 
     def proper_plays(self) -> CardSet:
         """The cards that follow the rules of play (no renege)."""
-        if self.phase != "playing":
+        if self._led < -1:
             return _new(CardSet, 0)
         return _new(CardSet, self._proper(self.held[self.to_act]))
 
     def play(self, card: int) -> bool:
         """The seat to act plays ``card``; returns True when that ends the hand.
         Raises :class:`IllegalPlay` or :class:`WrongPhase` and changes nothing."""
-        if self.phase != "playing":
+        led = self._led
+        if led < -1:
             if self.phase == "bidding":
                 raise WrongPhase("bids_due", "bids are due before any card is played")
             raise WrongPhase("hand_over", "this hand is over")
@@ -302,65 +311,67 @@ class Hand:
         except TypeError:
             raise IllegalPlay("card_type", f"{card!r} is not a card", card=repr(card)) from None
         seat = self.to_act
-        held = self.held[seat]
-        if not held & bit:
+        held = self.held
+        mine = held[seat]
+        if not mine & bit:
             raise IllegalPlay(
                 "not_in_hand", f"{CARDS[card]} is not in your hand", card=str(CARDS[card])
             )
-        reneged = False
-        plays = self.plays
-        led = self._led
-        if led >= 0:
-            follow = held & SUIT_MASKS[led]
-            if follow:
-                if not follow & bit:
-                    if not self._renege_allowed or (
-                        card >= 39
-                        and led != 3
-                        and self._first_forbidden
-                        and len(plays) < self.n
-                        and held & NON_SPADES
-                    ):
-                        raise self._why_not(held, card)
-                    reneged = True
-            elif card >= 39 and self._first_forbidden and len(plays) < self.n and held & NON_SPADES:
-                raise self._why_not(held, card)
-        elif (self._forced >= 0 and card != self._forced) or (
-            card >= 39 and not self.broken and held & NON_SPADES
-        ):
-            raise self._why_not(held, card)
-        self.held[seat] = held ^ bit
-        plays.append(card)
-        if led < 0:
-            self._led = led = card // 13
-        if card >= 39:
-            self.broken = True
-        if reneged:
-            self.reneges.append((len(plays) - 1, seat))
-        n = self.n
-        start = self._trick_start
-        if len(plays) - start < n:
-            self.to_act = seat + 1 if seat + 1 < n else 0
+        if led < 0:  # a lead
+            if (self._forced >= 0 and card != self._forced) or (
+                card >= 39 and not self.broken and mine & NON_SPADES
+            ):
+                raise self._why_not(mine, card)
+            held[seat] = mine ^ bit
+            self.plays.append(card)
+            self._led = card // 13
+            if card >= 39:
+                self.broken = True
+            self.to_act = self._next[seat]
             return False
-        best = -1
-        offset = 0
-        for i in range(start, start + n):
-            c = plays[i]
-            if c > best and (c >= 39 or c // 13 == led):
-                best = c
-                offset = i - start
-        winner = (self.leader + offset) % n
+        follow = mine & SUIT_MASKS[led]
+        if follow:
+            if not follow & bit:
+                if not self._renege_allowed or (
+                    card >= 39 and self._first_trick and mine & NON_SPADES
+                ):
+                    raise self._why_not(mine, card)
+                self.reneges.append((len(self.plays), seat))
+                if card >= 39:
+                    self.broken = True
+        elif card >= 39:
+            if self._first_trick and mine & NON_SPADES:
+                raise self._why_not(mine, card)
+            self.broken = True
+        held[seat] = mine ^ bit
+        plays = self.plays
+        plays.append(card)
+        seat = self._next[seat]
+        if seat != self.leader:
+            self.to_act = seat
+            return False
+        # The trick is complete: the highest card wins if it is a spade or of the
+        # suit led, else the highest card of the suit led (below the next suit).
+        n = self.n
+        trick = plays[-n:]
+        best = max(trick)
+        if best < 39 and best // 13 != led:
+            top = 13 * led + 13
+            best = max([c for c in trick if c < top])
+        winner = self._next[seat + trick.index(best) - 1]
         self.tricks[winner] += 1
-        self.winners.append(winner)
-        self._trick_start = start + n
-        self._led = -1
+        winners = self.winners
+        winners.append(winner)
         self._forced = -1
-        if start + n == n * self.size:
+        self._first_trick = False
+        if len(winners) == self.size:
             self.phase = "done"
+            self._led = -2
             self.to_act = -1
             if self.on_done is not None:
                 self.on_done(self)
             return True
+        self._led = -1
         self.leader = winner
         self.to_act = winner
         self.leaders.append(winner)
@@ -410,7 +421,7 @@ class Hand:
         """(leader, cards so far) of the trick in progress, if any card is down or due."""
         if self.phase != "playing":
             return None
-        return (self.leader, tuple(self.plays[self._trick_start :]))
+        return (self.leader, tuple(self.plays[len(self.winners) * self.n :]))
 
     def reneged(self, seat: int) -> bool:
         """Whether ``seat`` has reneged in this hand (revealed only by an accusation)."""
