@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from espadas.engine.actions import BLIND_NIL, BidValue
-from espadas.engine.card import CARDS, Suit
+from espadas.engine.card import CARDS, Card, Suit
 from espadas.engine.cardset import FULL, NON_SPADES, SUIT_MASKS, CardSet
 from espadas.engine.errors import IllegalBid, IllegalPlay, InvalidDeal, WrongPhase
 from espadas.engine.rules import Rules
@@ -25,6 +25,7 @@ from espadas.engine.rules import Rules
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SEAT_NAMES = ("N", "E", "S", "W")
 _BITS = [1 << c for c in range(52)]
+_CARD_BITS = {card: 1 << card for card in CARDS}
 _new = int.__new__  # CardSet(mask) without its checks, for masks built here
 # _NEXT[n][i]: the seat after seat i % n (i up to 2n - 1), with n players
 _NEXT = {n: tuple((i + 1) % n for i in range(2 * n)) for n in range(3, 7)}
@@ -64,6 +65,19 @@ def first_lead_card(rules: Rules) -> int:
 def check_deal(rules: Rules, deal: Sequence[int]) -> tuple[int, ...]:
     """Returns the deal as a tuple of masks, or raises :class:`InvalidDeal`."""
     n = rules.players
+    # The usual case at once: n plain ints of hand_size cards that together are the
+    # deck are n disjoint hands without a removed card. Anything else is looked at
+    # one check at a time below, for the error it earns.
+    if len(deal) == n:
+        union = 0
+        size = rules.hand_size
+        for mask in deal:
+            if type(mask) is not int or mask.bit_count() != size:
+                break
+            union |= mask
+        else:
+            if union == FULL ^ rules.removed:
+                return tuple(deal)
     if len(deal) != n:
         raise InvalidDeal("deal_hands", f"a deal has {n} hands, not {len(deal)}", hands=len(deal))
     seen = 0
@@ -87,7 +101,21 @@ def check_deal(rules: Rules, deal: Sequence[int]) -> tuple[int, ...]:
                 card=str(bad),
             )
         seen |= mask
-    return tuple(int(m) for m in deal)
+    return tuple(map(int, deal))
+
+
+def _not_a_card(card: object) -> IllegalPlay:
+    return IllegalPlay("card_type", f"{card!r} is not a card", card=repr(card))
+
+
+def _bit_of(card: int) -> int:
+    """The bit of a card given as an int; raises IllegalPlay for anything else."""
+    try:
+        if not 0 <= card < 52 or card is True or card is False:
+            raise TypeError
+        return _BITS[card]
+    except TypeError:
+        raise _not_a_card(card) from None
 
 
 class Hand:
@@ -100,6 +128,7 @@ class Hand:
         "_first_trick",
         "_forced",
         "_led",
+        "_led_mask",
         "_next",
         "_renege_allowed",
         "bid_order",
@@ -147,6 +176,7 @@ class Hand:
         # _led: the suit led in the trick in progress; -1 while a lead is due, -2
         # outside play (bidding, or the hand is over): one test for the hot path.
         self._led = -2
+        self._led_mask = 0
         self._forced = -1
         self._renege_allowed = rules.renege == "allowed"
         self._first_forbidden = rules.spades_in_first_trick == "forbidden"
@@ -287,7 +317,12 @@ class Hand:
                 return _new(CardSet, held)
             return _new(CardSet, held & SUIT_MASKS[led] or held)
         if led == -1:
-            return _new(CardSet, self._proper(self.held[self.to_act]))
+            held = self.held[self.to_act]
+            if self._forced >= 0:
+                return _new(CardSet, 1 << self._forced)
+            if not self.broken and held & NON_SPADES:
+                return _new(CardSet, held & NON_SPADES)
+            return _new(CardSet, held)
         return _new(CardSet, 0)
 
     def proper_plays(self) -> CardSet:
@@ -304,12 +339,13 @@ class Hand:
             if self.phase == "bidding":
                 raise WrongPhase("bids_due", "bids are due before any card is played")
             raise WrongPhase("hand_over", "this hand is over")
-        try:
-            if not 0 <= card < 52 or card is True or card is False:
-                raise TypeError
-            bit = _BITS[card]
-        except TypeError:
-            raise IllegalPlay("card_type", f"{card!r} is not a card", card=repr(card)) from None
+        if type(card) is Card:  # the usual case: a member of CARDS
+            try:
+                bit = _CARD_BITS[card]
+            except KeyError:
+                raise _not_a_card(card) from None
+        else:
+            bit = _bit_of(card)
         seat = self.to_act
         held = self.held
         mine = held[seat]
@@ -324,25 +360,23 @@ class Hand:
                 raise self._why_not(mine, card)
             held[seat] = mine ^ bit
             self.plays.append(card)
-            self._led = card // 13
-            if card >= 39:
+            self._led = led = card // 13
+            self._led_mask = SUIT_MASKS[led]
+            if led == 3:
                 self.broken = True
             self.to_act = self._next[seat]
             return False
-        follow = mine & SUIT_MASKS[led]
-        if follow:
-            if not follow & bit:
+        if not bit & self._led_mask:  # not of the suit led: a renege or a void
+            if mine & self._led_mask:
                 if not self._renege_allowed or (
                     card >= 39 and self._first_trick and mine & NON_SPADES
                 ):
                     raise self._why_not(mine, card)
                 self.reneges.append((len(self.plays), seat))
-                if card >= 39:
-                    self.broken = True
-        elif card >= 39:
-            if self._first_trick and mine & NON_SPADES:
+            elif card >= 39 and self._first_trick and mine & NON_SPADES:
                 raise self._why_not(mine, card)
-            self.broken = True
+            if card >= 39:
+                self.broken = True
         held[seat] = mine ^ bit
         plays = self.plays
         plays.append(card)
@@ -351,13 +385,11 @@ class Hand:
             self.to_act = seat
             return False
         # The trick is complete: the highest card wins if it is a spade or of the
-        # suit led, else the highest card of the suit led (below the next suit).
-        n = self.n
-        trick = plays[-n:]
+        # suit led, else the highest card below the next suit (one of the suit led).
+        trick = plays[-self.n :]
         best = max(trick)
         if best < 39 and best // 13 != led:
-            top = 13 * led + 13
-            best = max([c for c in trick if c < top])
+            best = max(filter((13 * led + 13).__gt__, trick))
         winner = self._next[seat + trick.index(best) - 1]
         self.tricks[winner] += 1
         winners = self.winners
