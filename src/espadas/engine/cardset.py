@@ -24,21 +24,16 @@ SPADES = SUIT_MASKS[3]
 NON_SPADES = FULL ^ SPADES
 
 
-def _suit_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """For each 13-bit set of ranks ``q``: its size, and at ``q << 4 | k`` the rank
-    of its ``k``-th lowest member."""
-    count = bytearray(8192)
-    kth = bytearray(8192 << 4)
+def _suit_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """For each 13-bit set of ranks ``q``: its size, and its ranks from the lowest."""
+    ranks: list[tuple[int, ...]] = [()] * 8192
     for q in range(1, 8192):
         low = q & -q
-        rest = (q ^ low) << 4
-        count[q] = count[q ^ low] + 1
-        kth[q << 4] = low.bit_length() - 1
-        kth[(q << 4) + 1 : (q << 4) + 16] = kth[rest : rest + 15]
-    return tuple(count), tuple(kth)  # tuples: the fastest to index
+        ranks[q] = (low.bit_length() - 1, *ranks[q ^ low])
+    return tuple(len(r) for r in ranks), tuple(ranks)
 
 
-_COUNT, _KTH = _suit_tables()
+_COUNT, _RANKS = _suit_tables()
 
 
 class CardSet(int):
@@ -149,19 +144,19 @@ class CardSet(int):
         """A member chosen uniformly at random with ``rng``; raises on an empty set.
 
         The ``k``-th lowest card, ``k = int(rng.random() * len(self))``."""
-        m = self.real  # a plain int: CardSet's own operators are set operations
-        n = m.bit_count()
+        n = self.bit_count()
         if not n:
             raise IndexError("pick from an empty CardSet")
         k = _floor(rng.random() * n)  # = int(): the float is never negative
         # One 26-bit half, then one 13-bit suit of it, then a table: small ints are
         # much cheaper than 52-bit ones, and a table than a walk over the bits.
-        low = m & 0x3FFFFFF
+        # (% and >> are int's own: CardSet overrides neither, so no copy is needed.)
+        low = self % 0x4000000
         count = low.bit_count()
         base = 0
         if k >= count:
             k -= count
-            low = m >> 26
+            low = self >> 26
             base = 26
         suit = low & 0x1FFF
         count = _COUNT[suit]
@@ -169,7 +164,7 @@ class CardSet(int):
             k -= count
             suit = low >> 13
             base += 13
-        return CARDS[base + _KTH[suit << 4 | k]]
+        return CARDS[base + _RANKS[suit][k]]
 
     def cards(self) -> list[Card]:
         """The cards high to low in the display order: spades, hearts, diamonds, clubs."""

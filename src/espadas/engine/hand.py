@@ -349,7 +349,8 @@ class Hand:
         seat = self.to_act
         held = self.held
         mine = held[seat]
-        if not mine & bit:
+        left = mine ^ bit
+        if left > mine:  # the bit was not set
             raise IllegalPlay(
                 "not_in_hand", f"{CARDS[card]} is not in your hand", card=str(CARDS[card])
             )
@@ -358,7 +359,7 @@ class Hand:
                 card >= 39 and not self.broken and mine & NON_SPADES
             ):
                 raise self._why_not(mine, card)
-            held[seat] = mine ^ bit
+            held[seat] = left
             self.plays.append(card)
             self._led = led = card // 13
             self._led_mask = SUIT_MASKS[led]
@@ -377,7 +378,7 @@ class Hand:
                 raise self._why_not(mine, card)
             if card >= 39:
                 self.broken = True
-        held[seat] = mine ^ bit
+        held[seat] = left
         plays = self.plays
         plays.append(card)
         seat = self._next[seat]
