@@ -367,19 +367,19 @@ class Hand:
                 self.broken = True
             self.to_act = self._next[seat]
             return False
+        plays = self.plays
         if not bit & self._led_mask:  # not of the suit led: a renege or a void
             if mine & self._led_mask:
                 if not self._renege_allowed or (
                     card >= 39 and self._first_trick and mine & NON_SPADES
                 ):
                     raise self._why_not(mine, card)
-                self.reneges.append((len(self.plays), seat))
+                self.reneges.append((len(plays), seat))
             elif card >= 39 and self._first_trick and mine & NON_SPADES:
                 raise self._why_not(mine, card)
             if card >= 39:
                 self.broken = True
         held[seat] = left
-        plays = self.plays
         plays.append(card)
         seat = self._next[seat]
         if seat != self.leader:
@@ -390,7 +390,11 @@ class Hand:
         trick = plays[-self.n :]
         best = max(trick)
         if best < 39 and best // 13 != led:
-            best = max(filter((13 * led + 13).__gt__, trick))
+            top = 13 * led + 13
+            best = trick[0]
+            for c in trick:
+                if best < c < top:
+                    best = c
         winner = self._next[seat + trick.index(best) - 1]
         self.tricks[winner] += 1
         winners = self.winners
