@@ -123,6 +123,7 @@ class Hand:
 
     __slots__ = (
         "_all_bids",
+        "_best",
         "_constrained",
         "_first_forbidden",
         "_first_trick",
@@ -131,6 +132,7 @@ class Hand:
         "_led_mask",
         "_next",
         "_renege_allowed",
+        "_winner",
         "bid_order",
         "bids",
         "blind",
@@ -177,6 +179,8 @@ class Hand:
         # outside play (bidding, or the hand is over): one test for the hot path.
         self._led = -2
         self._led_mask = 0
+        self._best = -1  # the best card of the trick in progress, and its seat
+        self._winner = -1
         self._forced = -1
         self._renege_allowed = rules.renege == "allowed"
         self._first_forbidden = rules.spades_in_first_trick == "forbidden"
@@ -363,12 +367,20 @@ class Hand:
             self.plays.append(card)
             self._led = led = card // 13
             self._led_mask = SUIT_MASKS[led]
+            self._best = card
+            self._winner = seat
             if led == 3:
                 self.broken = True
             self.to_act = self._next[seat]
             return False
         plays = self.plays
-        if not bit & self._led_mask:  # not of the suit led: a renege or a void
+        # The trick's best card so far wins it: a higher card of the suit led, or a
+        # spade above every spade so far (any spade is above every other card).
+        if bit & self._led_mask:
+            if card > self._best:
+                self._best = card
+                self._winner = seat
+        else:  # a renege or a void
             if mine & self._led_mask:
                 if not self._renege_allowed or (
                     card >= 39 and self._first_trick and mine & NON_SPADES
@@ -379,23 +391,16 @@ class Hand:
                 raise self._why_not(mine, card)
             if card >= 39:
                 self.broken = True
+                if card > self._best:
+                    self._best = card
+                    self._winner = seat
         held[seat] = left
         plays.append(card)
         seat = self._next[seat]
         if seat != self.leader:
             self.to_act = seat
             return False
-        # The trick is complete: the highest card wins if it is a spade or of the
-        # suit led, else the highest card below the next suit (one of the suit led).
-        trick = plays[-self.n :]
-        best = max(trick)
-        if best < 39 and best // 13 != led:
-            top = 13 * led + 13
-            best = trick[0]
-            for c in trick:
-                if best < c < top:
-                    best = c
-        winner = self._next[seat + trick.index(best) - 1]
+        winner = self._winner
         self.tricks[winner] += 1
         winners = self.winners
         winners.append(winner)
