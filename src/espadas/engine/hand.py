@@ -24,8 +24,9 @@ from espadas.engine.rules import Rules
 
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SEAT_NAMES = ("N", "E", "S", "W")
-_BITS = [1 << c for c in range(52)]
-_CARD_BITS = {card: 1 << card for card in CARDS}
+# (bit, suit) of each card: by the card itself (dict), or by its index (list)
+_CARD_INFO = {card: (1 << card, card // 13) for card in CARDS}
+_INFO = [(1 << card, card // 13) for card in range(52)]
 _new = int.__new__  # CardSet(mask) without its checks, for masks built here
 # _NEXT[n][i]: the seat after seat i % n (i up to 2n - 1), with n players
 _NEXT = {n: tuple((i + 1) % n for i in range(2 * n)) for n in range(3, 7)}
@@ -108,12 +109,12 @@ def _not_a_card(card: object) -> IllegalPlay:
     return IllegalPlay("card_type", f"{card!r} is not a card", card=repr(card))
 
 
-def _bit_of(card: int) -> int:
-    """The bit of a card given as an int; raises IllegalPlay for anything else."""
+def _info_of(card: int) -> tuple[int, int]:
+    """The (bit, suit) of a card given as an int; raises IllegalPlay for anything else."""
     try:
         if not 0 <= card < 52 or card is True or card is False:
             raise TypeError
-        return _BITS[card]
+        return _INFO[card]
     except TypeError:
         raise _not_a_card(card) from None
 
@@ -129,7 +130,6 @@ class Hand:
         "_first_trick",
         "_forced",
         "_led",
-        "_led_mask",
         "_next",
         "_renege_allowed",
         "_winner",
@@ -178,7 +178,6 @@ class Hand:
         # _led: the suit led in the trick in progress; -1 while a lead is due, -2
         # outside play (bidding, or the hand is over): one test for the hot path.
         self._led = -2
-        self._led_mask = 0
         self._best = -1  # the best card of the trick in progress, and its seat
         self._winner = -1
         self._forced = -1
@@ -345,11 +344,11 @@ class Hand:
             raise WrongPhase("hand_over", "this hand is over")
         if type(card) is Card:  # the usual case: a member of CARDS
             try:
-                bit = _CARD_BITS[card]
+                bit, suit = _CARD_INFO[card]
             except KeyError:
                 raise _not_a_card(card) from None
         else:
-            bit = _bit_of(card)
+            bit, suit = _info_of(card)
         seat = self.to_act
         held = self.held
         mine = held[seat]
@@ -360,36 +359,35 @@ class Hand:
             )
         if led < 0:  # a lead
             if (self._forced >= 0 and card != self._forced) or (
-                card >= 39 and not self.broken and mine & NON_SPADES
+                suit == 3 and not self.broken and mine & NON_SPADES
             ):
                 raise self._why_not(mine, card)
             held[seat] = left
             self.plays.append(card)
-            self._led = led = card // 13
-            self._led_mask = SUIT_MASKS[led]
+            self._led = suit
             self._best = card
             self._winner = seat
-            if led == 3:
+            if suit == 3:
                 self.broken = True
             self.to_act = self._next[seat]
             return False
         plays = self.plays
         # The trick's best card so far wins it: a higher card of the suit led, or a
         # spade above every spade so far (any spade is above every other card).
-        if bit & self._led_mask:
+        if suit == led:
             if card > self._best:
                 self._best = card
                 self._winner = seat
         else:  # a renege or a void
-            if mine & self._led_mask:
+            if mine & SUIT_MASKS[led]:
                 if not self._renege_allowed or (
-                    card >= 39 and self._first_trick and mine & NON_SPADES
+                    suit == 3 and self._first_trick and mine & NON_SPADES
                 ):
                     raise self._why_not(mine, card)
                 self.reneges.append((len(plays), seat))
-            elif card >= 39 and self._first_trick and mine & NON_SPADES:
+            elif suit == 3 and self._first_trick and mine & NON_SPADES:
                 raise self._why_not(mine, card)
-            if card >= 39:
+            if suit == 3:
                 self.broken = True
                 if card > self._best:
                     self._best = card
