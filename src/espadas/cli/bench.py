@@ -13,7 +13,9 @@ the machine only ever slows a round down) with the median beside it.
 OpenSpiel's Spades (``pyspiel.load_game("spades")``: random legal actions from a
 fresh state to the end, the deal's chance actions included) run by ``PYTHON``, a
 Python with ``open_spiel`` installed (never a dependency of Espadas), and prints
-both rates and their ratio; last line ``ratio=R``.
+both rates and their ratio; last line ``ratio=R``. ``--cpu-time`` times each
+round by its own process's CPU time instead of the wall clock: on a machine
+shared with other work, the time other processes take is then left out.
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of the random choices")
     p.add_argument("--json", action="store_true", help="print one JSON object before the last line")
     p.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="engine only: time rounds by this process's CPU time, not the wall clock "
+        "(steadier on a busy machine)",
+    )
+    p.add_argument(
         "--compare-openspiel",
         metavar="PYTHON",
         help="engine only: alternate rounds with OpenSpiel's Spades run by this Python",
@@ -46,10 +54,12 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def random_hands(rules: Rules, rng: random.Random, seconds: float) -> tuple[int, float]:
-    """Plays random complete hands for about ``seconds``; returns (hands, elapsed)."""
+def random_hands(
+    rules: Rules, rng: random.Random, seconds: float, clock: Callable[[], float] = time.perf_counter
+) -> tuple[int, float]:
+    """Plays random complete hands for about ``seconds`` of ``clock``; returns
+    (hands, elapsed)."""
     hands = 0
-    clock = time.perf_counter
     start = clock()
     deadline = start + seconds
     game = Game(rules, first_dealer=0)
@@ -108,7 +118,7 @@ except ImportError as e:
     sys.exit(3)
 game = pyspiel.load_game("spades")
 rand = random.Random(int(sys.argv[1])).random
-clock = time.perf_counter
+clock = time.process_time if sys.argv[2] == "cpu" else time.perf_counter
 new_state = game.new_initial_state
 print("ready", flush=True)
 for line in sys.stdin:
@@ -133,10 +143,10 @@ for line in sys.stdin:
 class OpenSpiel:
     """A child process of ``python`` that plays OpenSpiel's Spades on request."""
 
-    def __init__(self, python: str, seed: int) -> None:
+    def __init__(self, python: str, seed: int, cpu: bool) -> None:
         try:
             self.proc = subprocess.Popen(
-                [python, "-c", OPENSPIEL_CHILD, str(seed)],
+                [python, "-c", OPENSPIEL_CHILD, str(seed), "cpu" if cpu else "wall"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
@@ -167,17 +177,18 @@ class OpenSpiel:
 
 def compare(args: argparse.Namespace, rules: Rules, rounds: int) -> int:
     """Alternates rounds of ours and OpenSpiel's; prints both rates and the ratio."""
-    theirs = OpenSpiel(args.compare_openspiel, args.seed)
+    theirs = OpenSpiel(args.compare_openspiel, args.seed, args.cpu_time)
+    clock = time.process_time if args.cpu_time else time.perf_counter
     rng = random.Random(args.seed)
     per_round = args.seconds / rounds
     try:
-        random_hands(rules, rng, 0.3)  # warm-up, both sides
+        random_hands(rules, rng, 0.3, clock)  # warm-up, both sides
         theirs.hands(0.3)
         rates: dict[str, list[float]] = {"espadas": [], "openspiel": []}
         for i in range(rounds):
             for name in rates:
                 if name == "espadas":
-                    count, elapsed = random_hands(rules, rng, per_round)
+                    count, elapsed = random_hands(rules, rng, per_round, clock)
                 else:
                     count, elapsed = theirs.hands(per_round)
                 rates[name].append(count / elapsed)
@@ -194,6 +205,7 @@ def compare(args: argparse.Namespace, rules: Rules, rounds: int) -> int:
     median_ratio = median["espadas"] / median["openspiel"]
     if args.json:
         summary: dict[str, object] = {"what": "engine", "preset": rules.preset, "rounds": rounds}
+        summary["clock"] = "cpu" if args.cpu_time else "wall"
         for name in rates:
             summary[f"{name}_hands_per_second"] = round(best[name])
             summary[f"{name}_median_hands_per_second"] = round(median[name])
@@ -205,7 +217,8 @@ def compare(args: argparse.Namespace, rules: Rules, rounds: int) -> int:
                 f"{name:9} ({rules.preset if name == 'espadas' else 'spades'}): "
                 f"best {best[name]:,.0f} hands/s, median {median[name]:,.0f}/s"
             )
-        print(f"espadas/openspiel: {ratio:.2f}x best, {median_ratio:.2f}x median")
+        clock_name = "CPU time" if args.cpu_time else "wall clock"
+        print(f"espadas/openspiel: {ratio:.2f}x best, {median_ratio:.2f}x median ({clock_name})")
     print(f"ratio={ratio:.3f}")
     return 0
 
@@ -214,9 +227,9 @@ def run(args: argparse.Namespace) -> int:
     rules = Rules.from_preset(args.preset)
     rng = random.Random(args.seed)
     rounds = max(3, round(args.seconds))
+    if args.what != "engine" and (args.compare_openspiel or args.cpu_time):
+        raise SystemExit("--compare-openspiel and --cpu-time go with bench engine")
     if args.compare_openspiel:
-        if args.what != "engine":
-            raise SystemExit("--compare-openspiel goes with bench engine")
         return compare(args, rules, rounds)
     if args.what == "kernel":
         from espadas.robots import kernel
@@ -226,9 +239,15 @@ def run(args: argparse.Namespace) -> int:
             args, rules, "playouts", rounds, lambda: kernel_playouts(rules, rng, 50_000),
             {"compiled": kernel.COMPILED},
         )  # fmt: skip
-    random_hands(rules, rng, 0.3)  # warm-up
+    clock = time.process_time if args.cpu_time else time.perf_counter
+    random_hands(rules, rng, 0.3, clock)  # warm-up
     return report(
-        args, rules, "hands", rounds, lambda: random_hands(rules, rng, args.seconds / rounds), {}
+        args,
+        rules,
+        "hands",
+        rounds,
+        lambda: random_hands(rules, rng, args.seconds / rounds, clock),
+        {},
     )
 
 
