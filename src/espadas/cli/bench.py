@@ -8,6 +8,14 @@
 
 Each runs several rounds and reports the best (as timeit advises: other load on
 the machine only ever slows a round down) with the median beside it.
+
+``engine --compare-openspiel PYTHON`` alternates rounds of ours with rounds of
+OpenSpiel's Spades (``pyspiel.load_game("spades")``: random legal actions from a
+fresh state to the end, the deal's chance actions included) run by ``PYTHON``, a
+Python with ``open_spiel`` installed (never a dependency of Espadas), and prints
+both rates and their ratio; last line ``ratio=R``. ``--cpu-time`` times each
+round by its own process's CPU time instead of the wall clock: on a machine
+shared with other work, the time other processes take is then left out.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -31,13 +40,26 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--preset", default="estandar", help="rule preset (default estandar)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random choices")
     p.add_argument("--json", action="store_true", help="print one JSON object before the last line")
+    p.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="engine only: time rounds by this process's CPU time, not the wall clock "
+        "(steadier on a busy machine)",
+    )
+    p.add_argument(
+        "--compare-openspiel",
+        metavar="PYTHON",
+        help="engine only: alternate rounds with OpenSpiel's Spades run by this Python",
+    )
     p.set_defaults(run=run)
 
 
-def random_hands(rules: Rules, rng: random.Random, seconds: float) -> tuple[int, float]:
-    """Plays random complete hands for about ``seconds``; returns (hands, elapsed)."""
+def random_hands(
+    rules: Rules, rng: random.Random, seconds: float, clock: Callable[[], float] = time.perf_counter
+) -> tuple[int, float]:
+    """Plays random complete hands for about ``seconds`` of ``clock``; returns
+    (hands, elapsed)."""
     hands = 0
-    clock = time.perf_counter
     start = clock()
     deadline = start + seconds
     game = Game(rules, first_dealer=0)
@@ -85,10 +107,130 @@ def kernel_playouts(rules: Rules, rng: random.Random, rows: int) -> tuple[int, f
     return rows, elapsed
 
 
+# The OpenSpiel side, run by the other Python: one line "SECONDS" in, one line
+# "HANDS ELAPSED" out per round; the same loop shape and clock as random_hands.
+OPENSPIEL_CHILD = """
+import random, sys, time
+try:
+    import pyspiel
+except ImportError as e:
+    print("no-open-spiel", e, flush=True)
+    sys.exit(3)
+game = pyspiel.load_game("spades")
+rand = random.Random(int(sys.argv[1])).random
+clock = time.process_time if sys.argv[2] == "cpu" else time.perf_counter
+new_state = game.new_initial_state
+print("ready", flush=True)
+for line in sys.stdin:
+    hands = 0
+    start = clock()
+    deadline = start + float(line)
+    while True:
+        for _ in range(50):
+            state = new_state()
+            done, legal, apply = state.is_terminal, state.legal_actions, state.apply_action
+            while not done():
+                actions = legal()
+                apply(actions[int(rand() * len(actions))])
+            hands += 1
+        now = clock()
+        if now >= deadline:
+            break
+    print(hands, now - start, flush=True)
+"""
+
+
+class OpenSpiel:
+    """A child process of ``python`` that plays OpenSpiel's Spades on request."""
+
+    def __init__(self, python: str, seed: int, cpu: bool) -> None:
+        try:
+            self.proc = subprocess.Popen(
+                [python, "-c", OPENSPIEL_CHILD, str(seed), "cpu" if cpu else "wall"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+        except OSError as e:
+            raise SystemExit(f"cannot run {python}: {e}") from None
+        first = self.proc.stdout.readline() if self.proc.stdout else ""
+        if first.strip() != "ready":
+            self.proc.wait()
+            raise SystemExit(
+                f"open_spiel is not importable by {python} ({first.strip() or 'no answer'}); "
+                "install it there, e.g. python3 -m venv /work/scratch-openspiel && "
+                "/work/scratch-openspiel/bin/pip install open_spiel"
+            )
+
+    def hands(self, seconds: float) -> tuple[int, float]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"{seconds}\n")
+        self.proc.stdin.flush()
+        count, elapsed = self.proc.stdout.readline().split()
+        return int(count), float(elapsed)
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()
+
+
+def compare(args: argparse.Namespace, rules: Rules, rounds: int) -> int:
+    """Alternates rounds of ours and OpenSpiel's; prints both rates and the ratio."""
+    theirs = OpenSpiel(args.compare_openspiel, args.seed, args.cpu_time)
+    clock = time.process_time if args.cpu_time else time.perf_counter
+    rng = random.Random(args.seed)
+    per_round = args.seconds / rounds
+    try:
+        random_hands(rules, rng, 0.3, clock)  # warm-up, both sides
+        theirs.hands(0.3)
+        rates: dict[str, list[float]] = {"espadas": [], "openspiel": []}
+        for i in range(rounds):
+            for name in rates:
+                if name == "espadas":
+                    count, elapsed = random_hands(rules, rng, per_round, clock)
+                else:
+                    count, elapsed = theirs.hands(per_round)
+                rates[name].append(count / elapsed)
+                if not args.json:
+                    print(
+                        f"round {i + 1}/{rounds} {name}: {count / elapsed:,.0f} hands/s",
+                        file=sys.stderr,
+                    )
+    finally:
+        theirs.close()
+    best = {name: max(r) for name, r in rates.items()}
+    median = {name: statistics.median(r) for name, r in rates.items()}
+    ratio = best["espadas"] / best["openspiel"]
+    median_ratio = median["espadas"] / median["openspiel"]
+    if args.json:
+        summary: dict[str, object] = {"what": "engine", "preset": rules.preset, "rounds": rounds}
+        summary["clock"] = "cpu" if args.cpu_time else "wall"
+        for name in rates:
+            summary[f"{name}_hands_per_second"] = round(best[name])
+            summary[f"{name}_median_hands_per_second"] = round(median[name])
+        summary |= {"ratio": round(ratio, 3), "median_ratio": round(median_ratio, 3)}
+        print(json.dumps(summary))
+    else:
+        for name in rates:
+            print(
+                f"{name:9} ({rules.preset if name == 'espadas' else 'spades'}): "
+                f"best {best[name]:,.0f} hands/s, median {median[name]:,.0f}/s"
+            )
+        clock_name = "CPU time" if args.cpu_time else "wall clock"
+        print(f"espadas/openspiel: {ratio:.2f}x best, {median_ratio:.2f}x median ({clock_name})")
+    print(f"ratio={ratio:.3f}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     rules = Rules.from_preset(args.preset)
     rng = random.Random(args.seed)
     rounds = max(3, round(args.seconds))
+    if args.what != "engine" and (args.compare_openspiel or args.cpu_time):
+        raise SystemExit("--compare-openspiel and --cpu-time go with bench engine")
+    if args.compare_openspiel:
+        return compare(args, rules, rounds)
     if args.what == "kernel":
         from espadas.robots import kernel
 
@@ -97,9 +239,15 @@ def run(args: argparse.Namespace) -> int:
             args, rules, "playouts", rounds, lambda: kernel_playouts(rules, rng, 50_000),
             {"compiled": kernel.COMPILED},
         )  # fmt: skip
-    random_hands(rules, rng, 0.3)  # warm-up
+    clock = time.process_time if args.cpu_time else time.perf_counter
+    random_hands(rules, rng, 0.3, clock)  # warm-up
     return report(
-        args, rules, "hands", rounds, lambda: random_hands(rules, rng, args.seconds / rounds), {}
+        args,
+        rules,
+        "hands",
+        rounds,
+        lambda: random_hands(rules, rng, args.seconds / rounds, clock),
+        {},
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
+from math import floor as _floor
 
 from espadas.engine.card import CARDS, RANK_CHARS, Card, Suit
 from espadas.engine.errors import ParseError
@@ -21,6 +22,18 @@ FULL = (1 << 52) - 1
 SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 SPADES = SUIT_MASKS[3]
 NON_SPADES = FULL ^ SPADES
+
+
+def _suit_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """For each 13-bit set of ranks ``q``: its size, and its ranks from the lowest."""
+    ranks: list[tuple[int, ...]] = [()] * 8192
+    for q in range(1, 8192):
+        low = q & -q
+        ranks[q] = (low.bit_length() - 1, *ranks[q ^ low])
+    return tuple(len(r) for r in ranks), tuple(ranks)
+
+
+_COUNT, _RANKS = _suit_tables()
 
 
 class CardSet(int):
@@ -128,23 +141,30 @@ class CardSet(int):
         return CARDS[(int(self) & -int(self)).bit_length() - 1] if self else None
 
     def pick(self, rng: random.Random) -> Card:
-        """A member chosen uniformly at random with ``rng``; raises on an empty set."""
-        m = self.real  # a plain int: CardSet's own operators are set operations
-        if not m:
+        """A member chosen uniformly at random with ``rng``; raises on an empty set.
+
+        The ``k``-th lowest card, ``k = int(rng.random() * len(self))``."""
+        n = self.bit_count()
+        if not n:
             raise IndexError("pick from an empty CardSet")
-        k = int(rng.random() * m.bit_count())
-        # Walk within one 26-bit half: small ints are much cheaper than 52-bit ones.
-        low = m & 0x3FFFFFF
+        k = _floor(rng.random() * n)  # = int(): the float is never negative
+        # One 26-bit half, then one 13-bit suit of it, then a table: small ints are
+        # much cheaper than 52-bit ones, and a table than a walk over the bits.
+        # (% and >> are int's own: CardSet overrides neither, so no copy is needed.)
+        low = self % 0x4000000
         count = low.bit_count()
         base = 0
         if k >= count:
             k -= count
-            low = m >> 26
+            low = self >> 26
             base = 26
-        while k:
-            low &= low - 1
-            k -= 1
-        return CARDS[base + (low & -low).bit_length() - 1]
+        suit = low & 0x1FFF
+        count = _COUNT[suit]
+        if k >= count:
+            k -= count
+            suit = low >> 13
+            base += 13
+        return CARDS[base + _RANKS[suit][k]]
 
     def cards(self) -> list[Card]:
         """The cards high to low in the display order: spades, hearts, diamonds, clubs."""

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import random
+from itertools import islice
 
 from espadas.engine.rules import Rules
 
@@ -25,8 +26,7 @@ def deal_cards(rules: Rules, rng: random.Random, dealer: int = 0) -> tuple[int, 
         _DECKS[rules.removed] = deck
     # A uniform shuffle: sort the deck by one random key per card (fewer steps in
     # Python than rng.shuffle; the same for a seeded Random and SystemRandom).
-    rand = rng.random
-    keys = [rand() for _ in range(52)]  # indexed by card
+    keys = list(islice(iter(rng.random, None), 52))  # indexed by card; rng.random() x 52
     order = sorted(deck, key=keys.__getitem__)
     n = rules.players
     first = (dealer + 1) % n

@@ -17,15 +17,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from espadas.engine.actions import BLIND_NIL, BidValue
-from espadas.engine.card import CARDS, Suit
+from espadas.engine.card import CARDS, Card, Suit
 from espadas.engine.cardset import FULL, NON_SPADES, SUIT_MASKS, CardSet
 from espadas.engine.errors import IllegalBid, IllegalPlay, InvalidDeal, WrongPhase
 from espadas.engine.rules import Rules
 
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SEAT_NAMES = ("N", "E", "S", "W")
-_BITS = [1 << c for c in range(52)]
+# (bit, suit) of each card: by the card itself (dict), or by its index (list)
+_CARD_INFO = {card: (1 << card, card // 13) for card in CARDS}
+_INFO = [(1 << card, card // 13) for card in range(52)]
 _new = int.__new__  # CardSet(mask) without its checks, for masks built here
+# _NEXT[n][i]: the seat after seat i % n (i up to 2n - 1), with n players
+_NEXT = {n: tuple((i + 1) % n for i in range(2 * n)) for n in range(3, 7)}
+_ALL_BIDS = {size: tuple(range(size + 1)) for size in range(8, 18)}
 
 
 def seat_name(players: int, seat: int) -> str:
@@ -61,6 +66,19 @@ def first_lead_card(rules: Rules) -> int:
 def check_deal(rules: Rules, deal: Sequence[int]) -> tuple[int, ...]:
     """Returns the deal as a tuple of masks, or raises :class:`InvalidDeal`."""
     n = rules.players
+    # The usual case at once: n plain ints of hand_size cards that together are the
+    # deck are n disjoint hands without a removed card. Anything else is looked at
+    # one check at a time below, for the error it earns.
+    if len(deal) == n:
+        union = 0
+        size = rules.hand_size
+        for mask in deal:
+            if type(mask) is not int or mask.bit_count() != size:
+                break
+            union |= mask
+        else:
+            if union == FULL ^ rules.removed:
+                return tuple(deal)
     if len(deal) != n:
         raise InvalidDeal("deal_hands", f"a deal has {n} hands, not {len(deal)}", hands=len(deal))
     seen = 0
@@ -84,19 +102,37 @@ def check_deal(rules: Rules, deal: Sequence[int]) -> tuple[int, ...]:
                 card=str(bad),
             )
         seen |= mask
-    return tuple(int(m) for m in deal)
+    return tuple(map(int, deal))
+
+
+def _not_a_card(card: object) -> IllegalPlay:
+    return IllegalPlay("card_type", f"{card!r} is not a card", card=repr(card))
+
+
+def _info_of(card: int) -> tuple[int, int]:
+    """The (bit, suit) of a card given as an int; raises IllegalPlay for anything else."""
+    try:
+        if not 0 <= card < 52 or card is True or card is False:
+            raise TypeError
+        return _INFO[card]
+    except TypeError:
+        raise _not_a_card(card) from None
 
 
 class Hand:
     """Bidding and play of one deal. Refused actions raise and change nothing."""
 
     __slots__ = (
+        "_all_bids",
+        "_best",
         "_constrained",
         "_first_forbidden",
+        "_first_trick",
         "_forced",
         "_led",
+        "_next",
         "_renege_allowed",
-        "_trick_start",
+        "_winner",
         "bid_order",
         "bids",
         "blind",
@@ -122,7 +158,7 @@ class Hand:
     def __init__(self, rules: Rules, dealer: int, deal: Sequence[int]) -> None:
         self.rules = rules
         self.n = n = rules.players
-        self.size = rules.hand_size
+        self.size = size = rules.hand_size
         self.deal = check_deal(rules, deal)
         self.dealer = dealer
         self.held = list(self.deal)
@@ -139,12 +175,18 @@ class Hand:
         self.broken = False
         self.reneges: list[tuple[int, int]] = []
         self.leader = -1
-        self._trick_start = 0
-        self._led = -1
+        # _led: the suit led in the trick in progress; -1 while a lead is due, -2
+        # outside play (bidding, or the hand is over): one test for the hot path.
+        self._led = -2
+        self._best = -1  # the best card of the trick in progress, and its seat
+        self._winner = -1
         self._forced = -1
         self._renege_allowed = rules.renege == "allowed"
         self._first_forbidden = rules.spades_in_first_trick == "forbidden"
+        self._first_trick = self._first_forbidden  # still in the first trick, with it
         self._constrained = rules.suicide or rules.no_hell
+        self._next = _NEXT[n]
+        self._all_bids = _ALL_BIDS[size]
         self.on_done: Callable[[Hand], object] | None = None
 
     # bidding ----------------------------------------------------------------
@@ -154,9 +196,9 @@ class Hand:
             return []
         out: list[BidValue]
         if self._constrained:
-            out = [v for v in range(self.size + 1) if self._bid_problem(v) is None]
+            out = [v for v in self._all_bids if self._bid_problem(v) is None]
         else:
-            out = list(range(self.size + 1))
+            out = list(self._all_bids)
         if not self.looked[self.to_act] and self.rules.blind_nil and 0 in out:
             out.append(BLIND_NIL)
         return out
@@ -164,7 +206,8 @@ class Hand:
     def _bid_problem(self, value: int) -> tuple[str, str] | None:
         seat = self.to_act
         if self.rules.suicide:
-            partner_bid = self.bids[(seat + 2) % 4]
+            partner = self.rules.partner_of(seat)  # suicide is played in partnerships only
+            partner_bid = None if partner is None else self.bids[partner]
             if partner_bid is not None and partner_bid > 0 and value != 0:
                 return (
                     "suicide_nil",
@@ -188,7 +231,9 @@ class Hand:
             raise WrongPhase("not_bidding", "bidding is over: play a card", phase=self.phase)
         seat = self.to_act
         blind = False
-        if value == BLIND_NIL:
+        if type(value) is int:  # the usual case, which the tests below let through
+            number = value
+        elif value == BLIND_NIL:
             if not self.rules.blind_nil:
                 raise IllegalBid("blind_nil_off", "blind nil is not played at this table")
             if self.looked[seat]:
@@ -220,11 +265,12 @@ class Hand:
         self.bids[seat] = number
         self.blind[seat] = blind
         self.looked[seat] = True
-        self.bid_order.append(BLIND_NIL if blind else number)
-        if len(self.bid_order) == self.n:
+        bid_order = self.bid_order
+        bid_order.append(BLIND_NIL if blind else number)
+        if len(bid_order) == self.n:
             self._start_play()
         else:
-            self.to_act = (seat + 1) % self.n
+            self.to_act = self._next[seat]
 
     def look(self, seat: int) -> None:
         """``seat`` turns its cards face up (blind-nil games)."""
@@ -239,6 +285,7 @@ class Hand:
         self.leader = leader
         self.to_act = leader
         self.leaders.append(leader)
+        self._led = -1
 
     # play ---------------------------------------------------------------------
     def _proper(self, held: int) -> int:
@@ -251,116 +298,121 @@ class Hand:
         follow = held & SUIT_MASKS[self._led]
         if follow:
             return follow
-        if self._first_forbidden and len(self.plays) < self.n and held & NON_SPADES:
+        if self._first_trick and held & NON_SPADES:
             return held & NON_SPADES
         return held
 
     def _accepted(self, held: int) -> int:
         if self._led < 0 or not self._renege_allowed:
             return self._proper(held)
-        if (
-            self._first_forbidden
-            and len(self.plays) < self.n
-            and self._led != 3
-            and held & NON_SPADES
-        ):
+        if self._first_trick and self._led != 3 and held & NON_SPADES:
             return held & NON_SPADES
         return held
 
     def legal_plays(self) -> CardSet:
         """The cards the table accepts from the seat to act (reneges included when
         renege is allowed)."""
-        if self.phase != "playing":
-            return _new(CardSet, 0)
-        held = self.held[self.to_act]
         led = self._led
-        if led < 0:
-            return _new(CardSet, self._proper(held))
-        if self._first_forbidden and len(self.plays) < self.n:
-            return _new(CardSet, self._accepted(held))
-        if self._renege_allowed:
+        if led >= 0:
+            held = self.held[self.to_act]
+            if self._first_trick:
+                return _new(CardSet, self._accepted(held))
+            if self._renege_allowed:
+                return _new(CardSet, held)
+            return _new(CardSet, held & SUIT_MASKS[led] or held)
+        if led == -1:
+            held = self.held[self.to_act]
+            if self._forced >= 0:
+                return _new(CardSet, 1 << self._forced)
+            if not self.broken and held & NON_SPADES:
+                return _new(CardSet, held & NON_SPADES)
             return _new(CardSet, held)
-        return _new(CardSet, held & SUIT_MASKS[led] or held)
+        return _new(CardSet, 0)
 
     def proper_plays(self) -> CardSet:
         """The cards that follow the rules of play (no renege)."""
-        if self.phase != "playing":
+        if self._led < -1:
             return _new(CardSet, 0)
         return _new(CardSet, self._proper(self.held[self.to_act]))
 
     def play(self, card: int) -> bool:
         """The seat to act plays ``card``; returns True when that ends the hand.
         Raises :class:`IllegalPlay` or :class:`WrongPhase` and changes nothing."""
-        if self.phase != "playing":
+        led = self._led
+        if led < -1:
             if self.phase == "bidding":
                 raise WrongPhase("bids_due", "bids are due before any card is played")
             raise WrongPhase("hand_over", "this hand is over")
-        try:
-            if not 0 <= card < 52 or card is True or card is False:
-                raise TypeError
-            bit = _BITS[card]
-        except TypeError:
-            raise IllegalPlay("card_type", f"{card!r} is not a card", card=repr(card)) from None
+        if type(card) is Card:  # the usual case: a member of CARDS
+            try:
+                bit, suit = _CARD_INFO[card]
+            except KeyError:
+                raise _not_a_card(card) from None
+        else:
+            bit, suit = _info_of(card)
         seat = self.to_act
-        held = self.held[seat]
-        if not held & bit:
+        held = self.held
+        mine = held[seat]
+        left = mine ^ bit
+        if left > mine:  # the bit was not set
             raise IllegalPlay(
                 "not_in_hand", f"{CARDS[card]} is not in your hand", card=str(CARDS[card])
             )
-        reneged = False
-        plays = self.plays
-        led = self._led
-        if led >= 0:
-            follow = held & SUIT_MASKS[led]
-            if follow:
-                if not follow & bit:
-                    if not self._renege_allowed or (
-                        card >= 39
-                        and led != 3
-                        and self._first_forbidden
-                        and len(plays) < self.n
-                        and held & NON_SPADES
-                    ):
-                        raise self._why_not(held, card)
-                    reneged = True
-            elif card >= 39 and self._first_forbidden and len(plays) < self.n and held & NON_SPADES:
-                raise self._why_not(held, card)
-        elif (self._forced >= 0 and card != self._forced) or (
-            card >= 39 and not self.broken and held & NON_SPADES
-        ):
-            raise self._why_not(held, card)
-        self.held[seat] = held ^ bit
-        plays.append(card)
-        if led < 0:
-            self._led = led = card // 13
-        if card >= 39:
-            self.broken = True
-        if reneged:
-            self.reneges.append((len(plays) - 1, seat))
-        n = self.n
-        start = self._trick_start
-        if len(plays) - start < n:
-            self.to_act = seat + 1 if seat + 1 < n else 0
+        if led < 0:  # a lead
+            if (self._forced >= 0 and card != self._forced) or (
+                suit == 3 and not self.broken and mine & NON_SPADES
+            ):
+                raise self._why_not(mine, card)
+            held[seat] = left
+            self.plays.append(card)
+            self._led = suit
+            self._best = card
+            self._winner = seat
+            if suit == 3:
+                self.broken = True
+            self.to_act = self._next[seat]
             return False
-        best = -1
-        offset = 0
-        for i in range(start, start + n):
-            c = plays[i]
-            if c > best and (c >= 39 or c // 13 == led):
-                best = c
-                offset = i - start
-        winner = (self.leader + offset) % n
+        plays = self.plays
+        # The trick's best card so far wins it: a higher card of the suit led, or a
+        # spade above every spade so far (any spade is above every other card).
+        if suit == led:
+            if card > self._best:
+                self._best = card
+                self._winner = seat
+        else:  # a renege or a void
+            if mine & SUIT_MASKS[led]:
+                if not self._renege_allowed or (
+                    suit == 3 and self._first_trick and mine & NON_SPADES
+                ):
+                    raise self._why_not(mine, card)
+                self.reneges.append((len(plays), seat))
+            elif suit == 3 and self._first_trick and mine & NON_SPADES:
+                raise self._why_not(mine, card)
+            if suit == 3:
+                self.broken = True
+                if card > self._best:
+                    self._best = card
+                    self._winner = seat
+        held[seat] = left
+        plays.append(card)
+        seat = self._next[seat]
+        if seat != self.leader:
+            self.to_act = seat
+            return False
+        winner = self._winner
         self.tricks[winner] += 1
-        self.winners.append(winner)
-        self._trick_start = start + n
-        self._led = -1
+        winners = self.winners
+        winners.append(winner)
         self._forced = -1
-        if start + n == n * self.size:
+        self._first_trick = False
+        if len(winners) == self.size:
             self.phase = "hand_end"
+            self._led = -2
             self.to_act = -1
             if self.on_done is not None:
                 self.on_done(self)
             return True
+        self._led = -1
         self.leader = winner
         self.to_act = winner
         self.leaders.append(winner)
@@ -411,7 +463,7 @@ class Hand:
         """(leader, cards so far) of the trick in progress, if any card is down or due."""
         if self.phase != "playing":
             return None
-        return (self.leader, tuple(self.plays[self._trick_start :]))
+        return (self.leader, tuple(self.plays[len(self.winners) * self.n :]))
 
     def reneged(self, seat: int) -> bool:
         """Whether ``seat`` has reneged in this hand (revealed only by an accusation)."""

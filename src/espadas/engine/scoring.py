@@ -15,6 +15,10 @@ from typing import NamedTuple
 from espadas.engine.rules import Rules
 
 BIG_CONTRACT_FROM = {3: 10, 4: 8, 5: 7, 6: 6}
+# The seats of each side by (partnerships, players), as Rules.seats_of gives them.
+_SIDE_SEATS = {(True, 4): ((0, 2), (1, 3))} | {
+    (False, n): tuple((seat,) for seat in range(n)) for n in (3, 4, 5, 6)
+}
 
 
 class HandScore(NamedTuple):
@@ -37,29 +41,31 @@ def score_hand(
     points: list[int] = []
     new_bags: list[int] = []
     penalties: list[int] = []
-    for side in range(rules.sides):
-        seats = rules.seats_of(side)
+    quicksand = rules.quicksand
+    for side, seats in enumerate(_SIDE_SEATS[rules.partnerships, rules.players]):
         contract = 0
         taken = 0
         pts = 0
         side_bags = 0
         for seat in seats:
-            if bids[seat] == 0:
+            bid = bids[seat]
+            took = tricks[seat]
+            if bid == 0:
                 value = 200 if blind[seat] else 100
-                if tricks[seat] == 0:
+                if took == 0:
                     pts += value
                 else:
                     pts -= value
-                    if not rules.quicksand:
-                        pts += tricks[seat]
-                        side_bags += tricks[seat]
+                    if not quicksand:
+                        pts += took
+                        side_bags += took
             else:
-                contract += bids[seat]
-                taken += tricks[seat]
+                contract += bid
+                taken += took
         if contract > 0:
             if taken >= contract:
                 over = taken - contract
-                if rules.quicksand:
+                if quicksand:
                     pts += 10 * contract - 10 * over
                 else:
                     pts += 10 * contract + over
@@ -68,20 +74,20 @@ def score_hand(
                     if contract <= 2 and over == 0 and rules.players in (3, 4):
                         pts += 20
                     pts += 10 * max(0, contract - BIG_CONTRACT_FROM[rules.players])
-            elif rules.quicksand:
+            elif quicksand:
                 pts -= 10 * (contract - taken)
             else:
                 pts -= 10 * contract
         total_bags = bags[side] + side_bags
         penalty = 0
-        if rules.bags_reset:
-            if total_bags >= 10:
+        if total_bags >= 10:
+            if rules.bags_reset:
                 penalty = 100
                 total_bags = 0
-        else:
-            while total_bags >= 10:
-                penalty += 100
-                total_bags -= 10
+            else:
+                while total_bags >= 10:
+                    penalty += 100
+                    total_bags -= 10
         points.append(pts - penalty)
         new_bags.append(total_bags)
         penalties.append(penalty)
