@@ -5,6 +5,7 @@ no visitor can make the server run a program."""
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,12 @@ from server_helpers import Client, running_server, settings_for
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "robot_fixture.py"
 
 
-def play_hand(client: Client, table: str) -> dict[str, Any]:
-    """Ana (seat 0) bids 3 and plays her first proper card until the hand is over."""
-    for _ in range(2000):
+def play_hand(client: Client, table: str, within_s: float = 180) -> dict[str, Any]:
+    """Ana (seat 0) bids 3 and plays her first proper card until the hand is over.
+    Waits by the clock, not by a number of polls: a slow robot ("lento") or a
+    loaded machine must not run the polls out."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
         view = client.view(table)
         game = view["game"]
         if game["phase"] in ("hand_end", "game_over"):
@@ -27,6 +31,8 @@ def play_hand(client: Client, table: str) -> dict[str, Any]:
             else:
                 kind, value = "play", game["proper_plays"][0]
             assert client.act(table, kind, value).status_code == 200
+        else:
+            time.sleep(0.02)
     raise AssertionError("the hand did not end")
 
 
