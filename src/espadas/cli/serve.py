@@ -71,13 +71,15 @@ def add_parser(sub: Any) -> None:
         "--sockets-per-player",
         type=int,
         default=20,
-        help="live sockets one player may keep open (20; beyond: 429)",
+        metavar="N",
+        help="live sockets one player may keep open (20; one more is closed, code 4429)",
     )
     p.add_argument(
         "--sockets-per-address",
         type=int,
         default=50,
-        help="live sockets one address may keep open (50; beyond: 429)",
+        metavar="N",
+        help="live sockets one address may keep open (50; one more is closed, code 4429)",
     )
     p.add_argument(
         "--forwarded-allow-ips",
