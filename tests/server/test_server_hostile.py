@@ -180,6 +180,51 @@ def test_csrf_and_origin(base: str, table: tuple[str, list[Client]]) -> None:
     assert fine.status_code == 200
 
 
+def test_an_origin_with_another_scheme_or_port_is_refused(
+    base: str, table: tuple[str, list[Client]]
+) -> None:
+    tid, (_ana, luis, _sofia) = table
+    before = luis.view(tid)
+    path = f"/api/tables/{tid}/actions"
+    body = json.dumps({"type": "bid", "value": 3}).encode()
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    for origin in (f"https://{host}:{port}", f"http://{host}:{int(port) + 1}", f"http://{host}"):
+        assert refused(raw(luis, path, body, origin=origin), 403)["error"] == "bad_origin"
+        with pytest.raises(Exception):  # noqa: B017 - the handshake is refused
+            Listener(base, tid, luis.cookie_header(), origin=origin)
+    assert luis.view(tid) == before
+    socket = Listener(base, tid, luis.cookie_header(), origin=base.upper())
+    try:
+        socket.wait_version(before["version"])
+    finally:
+        socket.close()
+
+
+def test_the_public_url_is_the_one_origin(tmp_path: Any) -> None:
+    """Behind a proxy the public address is the origin (scheme, host and port);
+    the address the server itself sees is not."""
+    settings = settings_for(tmp_path, robot_workers=0, public_url="https://espadas.example.org")
+    with running_server(settings) as url:
+
+        def status(origin: str | None) -> int:
+            headers = {} if origin is None else {"origin": origin}
+            return httpx.post(
+                url + "/api/session", json={"name": "Ana"}, headers=headers
+            ).status_code
+
+        assert status("https://espadas.example.org") == 200
+        assert status("https://ESPADAS.example.org:443/") == 200
+        assert status(None) == 200  # not a browser
+        for origin in (
+            "http://espadas.example.org",
+            "https://espadas.example.org:8443",
+            url,
+            "null",
+            "https://espadas.example.org.evil.example",
+        ):
+            assert status(origin) == 403, origin
+
+
 def test_english_messages(base: str, table: tuple[str, list[Client]]) -> None:
     tid, (ana, _luis, _sofia) = table
     english = Client(base, "en-GB,en;q=0.9")

@@ -1,9 +1,10 @@
 """``espadas serve``: the online tables, on a SQLite file by default.
 
 ``espadas serve [--host H] [--port P] [--db URL] [--data DIR]
-[--turn-limit-hours N] [--robot NAME=COMMAND ...]`` starts one process that
-serves the JSON API and the live views, applies the database migrations first,
-and prints the address to open.
+[--turn-limit-hours N] [--robot NAME=COMMAND ...] [--rate R --burst B]
+[--rate-store REDIS_URL] [--sockets-per-player N] [--sockets-per-address N]``
+starts one process that serves the JSON API and the live views, applies the
+database migrations first, and prints the address to open.
 """
 
 from __future__ import annotations
@@ -59,6 +60,34 @@ def add_parser(sub: Any) -> None:
         help="requests per second each client may keep up (20; beyond: 429)",
     )
     p.add_argument("--burst", type=float, default=120.0, help="requests a client may make at once")
+    p.add_argument(
+        "--rate-store",
+        default=None,
+        metavar="REDIS_URL",
+        help="count the rate limits in this Redis, shared by every instance given the same"
+        " (default: in this instance's memory)",
+    )
+    p.add_argument(
+        "--sockets-per-player",
+        type=int,
+        default=20,
+        metavar="N",
+        help="live sockets one player may keep open (20; one more is closed, code 4429)",
+    )
+    p.add_argument(
+        "--sockets-per-address",
+        type=int,
+        default=50,
+        metavar="N",
+        help="live sockets one address may keep open (50; one more is closed, code 4429)",
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="proxies whose X-Forwarded-For/-Proto are believed, comma-separated"
+        " (default: 127.0.0.1, or $FORWARDED_ALLOW_IPS)",
+    )
     p.add_argument(
         "--public-url", default=None, help="the address people use, for invitation links"
     )
@@ -125,9 +154,13 @@ def run(args: argparse.Namespace) -> int:
         or args.robot_workers < 0
         or args.rate <= 0
         or args.burst < 1
+        or args.sockets_per_player < 1
+        or args.sockets_per_address < 1
+        or not (args.rate_store is None or args.rate_store.startswith(("redis://", "rediss://")))
     ):
         print(
-            "espadas serve: a bad --turn-limit-hours, --port, --robot-workers, --rate or --burst",
+            "espadas serve: a bad --turn-limit-hours, --port, --robot-workers, --rate, --burst,"
+            " --rate-store or --sockets-per-…",
             file=sys.stderr,
         )
         return 2
@@ -139,9 +172,13 @@ def run(args: argparse.Namespace) -> int:
         external_robots=external,
         robot_workers=args.robot_workers,
         robot_queue=args.robot_queue,
-        public_url=args.public_url or f"http://{shown}:{args.port}",
+        # without --public-url, links and the Origin check use the request's own address
+        public_url=args.public_url,
         rate=args.rate,
         burst=args.burst,
+        rate_store=args.rate_store,
+        sockets_per_player=args.sockets_per_player,
+        sockets_per_address=args.sockets_per_address,
         smtp_host=args.smtp_host,
         smtp_port=args.smtp_port,
         smtp_tls=args.smtp_tls,
@@ -165,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
         log_level="warning",
         ws_max_size=16 * 1024,
         ws_per_message_deflate=args.ws_compression,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     return 0
 

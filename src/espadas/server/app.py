@@ -17,9 +17,10 @@ from fastapi import FastAPI
 from espadas.server.api import router
 from espadas.server.body import JsonBody
 from espadas.server.errors import add_handlers
-from espadas.server.guard import Guard, TokenBucket
+from espadas.server.guard import Guard
 from espadas.server.hub import Hub
 from espadas.server.identity import Identity
+from espadas.server.limiter import RateLimit, Sockets
 from espadas.server.notices_api import router as notices_router
 from espadas.server.notifier import Notifier
 from espadas.server.openapi import describe
@@ -107,10 +108,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = getattr(app.state, "hub", None)
         return {"ok": True, "rss_mb": _rss_mb(), "held": hub.sizes() if hub else {}}
 
-    # one bucket per client for HTTP requests and WebSocket actions alike
-    app.state.bucket = TokenBucket(settings.rate, settings.burst)
+    # one rate limit per client for HTTP requests and WebSocket actions alike
+    app.state.limit = RateLimit(settings.rate, settings.burst, settings.rate_store)
+    app.state.sockets = Sockets(settings.sockets_per_player, settings.sockets_per_address)
     app.add_middleware(JsonBody)  # inside the guard: only bodies within the size limit
-    app.add_middleware(Guard, max_body=settings.max_body, bucket=app.state.bucket)
+    app.add_middleware(
+        Guard,
+        max_body=settings.max_body,
+        limit=app.state.limit,
+        sockets=app.state.sockets,
+        public_url=settings.public_url,
+    )
     return app
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -15,16 +16,17 @@ from pydantic import ValidationError
 from espadas.engine import EspadasError
 from espadas.server.dependencies import player_for_cookie
 from espadas.server.errors import ApiError, refusal
-from espadas.server.guard import TokenBucket, same_origin
 from espadas.server.hub import Hub
 from espadas.server.identity import PLAYER_COOKIE
 from espadas.server.language import request_lang
+from espadas.server.limiter import RateLimit
 from espadas.server.models import ActionIn
 from espadas.server.settings import Settings
 from espadas.server.table_api import act_command
 from espadas.tables.ids import TABLE_ID_MAX
 
 router = APIRouter()
+log = logging.getLogger("espadas.server")
 
 VIEW_FRAME = '{"type":"view","version":%d,"view":%s}'
 MAX_MESSAGE = 1000
@@ -44,29 +46,34 @@ async def live(websocket: WebSocket, table_id: str) -> None:
       ``{"type": "refused", "id": ID, "status": 409, "error": CODE, "message":
       TEXT}``. The new view comes as for everyone else. ``ID`` is the client's
       own (a number or a short string), returned as it came.
+
+    Anything else (a binary frame, text that is not a JSON object, a message too
+    long or of an unknown ``type``) is answered with a refusal (status 400), and
+    the socket stays open. The :class:`~espadas.server.guard.Guard` has checked
+    the handshake's ``Origin``, its rate and the number of sockets open.
     """
     app = websocket.app
     hub: Hub = app.state.hub
     settings: Settings = app.state.settings
-    headers = {k.lower(): v for k, v in websocket.headers.items()}
-    if not same_origin(headers) or len(table_id) > TABLE_ID_MAX:
+    if len(table_id) > TABLE_ID_MAX:
         await websocket.close(code=1008)
         return
-    cookie = websocket.cookies.get(PLAYER_COOKIE)
-    player = await player_for_cookie(app.state, cookie)
+    player = await player_for_cookie(app.state, websocket.cookies.get(PLAYER_COOKIE))
     try:
         await hub.table(table_id)
     except KeyError:
         await websocket.close(code=4404)
         return
     await websocket.accept()
-    lang = request_lang(headers.get("accept-language"))
-    bucket: TokenBucket = app.state.bucket
+    lang = request_lang(websocket.headers.get("accept-language"))
+    limit: RateLimit = app.state.limit
     seated = None if player is None else player.id
     flag = hub.subscribe(table_id, seated)
     sending = asyncio.Lock()
     sent = 0
     closed = False
+    gone = False
+    """Whether the client closed the socket (else the server closes it)."""
 
     async def send(text: str) -> None:
         async with sending:
@@ -75,7 +82,7 @@ async def live(websocket: WebSocket, table_id: str) -> None:
     async def act(message: dict[str, Any]) -> dict[str, Any]:
         if player is None:
             return refusal(ApiError(401, "no_session"), lang)
-        if not bucket.take(str(cookie)[:600]):
+        if not await limit.hit("player:" + player.id):
             return refusal(ApiError(429, "too_many"), lang)
         try:
             body = ActionIn.model_validate(message.get("action"))
@@ -88,30 +95,42 @@ async def live(websocket: WebSocket, table_id: str) -> None:
             return refusal(err, lang)
         return {"type": "done", "version": table.version}
 
+    async def answer(message: dict[str, Any]) -> dict[str, Any] | None:
+        """The answer to one message, or ``None`` when it is a view to come."""
+        nonlocal sent
+        kind = message.get("type")
+        if kind == "sync":
+            sent = 0
+            flag.set()
+            return None
+        if kind == "act":
+            return await act(message)
+        return refusal(ApiError(400, "unknown_message"), lang)
+
     async def receive() -> None:
-        nonlocal sent, closed
+        nonlocal closed, gone
         try:
             while True:
-                text = await websocket.receive_text()
-                try:
-                    message = json.loads(text) if len(text) <= MAX_MESSAGE else None
-                except ValueError:
-                    message = None
-                if not isinstance(message, dict):
-                    answer = refusal(ApiError(400, "bad_request", detail="JSON object"), lang)
-                    await send(json.dumps(answer))
-                elif message.get("type") == "sync":
-                    sent = 0
-                    flag.set()
-                elif message.get("type") == "act":
-                    answer = await act(message)
+                event = await websocket.receive()
+                if event["type"] == "websocket.disconnect":
+                    gone = True
+                    break
+                message = _message(event.get("text"))
+                if isinstance(message, str):
+                    reply: dict[str, Any] | None = refusal(ApiError(400, message), lang)
+                    message = {}
+                else:
+                    reply = await answer(message)
+                if reply is not None:
                     ref = message.get("id")
-                    answer["id"] = (
+                    reply["id"] = (
                         ref if isinstance(ref, int | str) and len(str(ref)) <= 40 else None
                     )
-                    await send(json.dumps(answer))
-        except Exception:  # the client went away (or sent what is not text)
-            pass
+                    await send(json.dumps(reply))
+        except WebSocketDisconnect:
+            gone = True
+        except Exception:
+            log.exception("live socket of table %s", table_id)
         finally:
             closed = True
             flag.set()
@@ -132,9 +151,31 @@ async def live(websocket: WebSocket, table_id: str) -> None:
                 if seated is not None and table.seat_of(seated) is not None:
                     hub.saw(seated, table_id, sent)
     except (WebSocketDisconnect, RuntimeError):
-        pass
+        gone = True
     finally:
         hub.unsubscribe(table_id, flag, seated)
         reader.cancel()
         with contextlib.suppress(BaseException):
             await reader
+        if not gone:  # a close frame, not a dropped connection
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1001 if hub.closing else 1011)
+
+
+def _message(text: str | None) -> dict[str, Any] | str:
+    """The JSON object in a text frame, or the code of its refusal.
+
+    >>> _message('{"type": "sync"}'), _message(None), _message('{"type": "act"')
+    ({'type': 'sync'}, 'not_text', 'bad_message')
+    >>> _message("[1]"), _message(" " * 1001)
+    ('bad_message', 'too_long')
+    """
+    if text is None:
+        return "not_text"
+    if len(text) > MAX_MESSAGE:
+        return "too_long"
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return "bad_message"
+    return message if isinstance(message, dict) else "bad_message"

@@ -43,6 +43,13 @@ class Settings:
     """Requests per second a client may keep up."""
     burst: float = 120.0
     """Requests a client may make at once."""
+    rate_store: str | None = None
+    """A Redis URL where the rate limits are counted, shared by every instance
+    given the same one; by default each instance counts in its own memory."""
+    sockets_per_player: int = 20
+    """Live sockets one player may keep open (per instance)."""
+    sockets_per_address: int = 50
+    """Live sockets one address may keep open (per instance)."""
     secret: str | None = None
     """The key that signs cookies; by default kept in ``data/secret.key``."""
     clock: Clock = field(default_factory=SystemClock)
