@@ -174,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
         robot_queue=args.robot_queue,
         # without --public-url, links and the Origin check use the request's own address
         public_url=args.public_url,
+        local_url=f"http://{shown}:{args.port}",
         rate=args.rate,
         burst=args.burst,
         rate_store=args.rate_store,

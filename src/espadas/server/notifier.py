@@ -80,7 +80,7 @@ class Notifier:
         """``looking(player, table_id)``: whether the person has the table open."""
         self.push = push
         self.wake = asyncio.Event()
-        self.base_url = settings.public_url or "http://localhost:8000"
+        self.base_url = settings.public_url or settings.local_url
 
     async def run(self) -> None:
         """Sends due notices until cancelled."""

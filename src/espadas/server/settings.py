@@ -55,6 +55,9 @@ class Settings:
     clock: Clock = field(default_factory=SystemClock)
     public_url: str | None = None
     """The address people use, for links (default: the request's own)."""
+    local_url: str = "http://localhost:8000"
+    """Where this server listens, for the links of mails when there is no
+    ``public_url`` (mails answer no request whose address they could take)."""
     smtp_host: str | None = None
     """The SMTP server for e-mail notices; none: e-mail is off."""
     smtp_port: int = 587
