@@ -113,11 +113,11 @@ def test_only_the_creator_of_a_finished_table_opens_its_rematch(base: str) -> No
     assert rematch_of(ana, tid, {"partner": 1}).json()["id"] == answers[1].json()["id"]
 
 
+@pytest.mark.databases("postgresql")  # several instances share PostgreSQL, not a SQLite file
 def test_rematch_requests_through_two_instances_open_one_table(
     tmp_path: Path, database: str | None
 ) -> None:
-    if database is None:
-        pytest.skip("several instances share PostgreSQL; a SQLite file has one")
+    assert database is not None
     first = settings_for(tmp_path, database, **OPTIONS)
     second = settings_for(tmp_path, database, **OPTIONS)
     with running_server(first) as one, running_server(second) as two:
