@@ -85,16 +85,22 @@ class JsonBody:
         if why is not None:
             await _refuse(scope, send, why)
             return
-        replayed = False
+        await self.app(scope, resent(body, receive), send)
 
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
 
-        await self.app(scope, replay, send)
+def resent(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives the application ``body`` (read whole by a middleware)
+    as one message, then whatever the client sends next (a disconnect)."""
+    sent = False
+
+    async def again() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return again
 
 
 async def _refuse(scope: Scope, send: Send, why: str) -> None:

@@ -31,9 +31,10 @@ from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from espadas.i18n import translate
+from espadas.server.body import resent
 from espadas.server.identity import CSRF_COOKIE, CSRF_HEADER, PLAYER_COOKIE, Identity
 from espadas.server.language import request_lang
 from espadas.server.limiter import RateLimit, Sockets, address_key
@@ -161,16 +162,7 @@ class Guard:
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, resent(body, receive), send)
 
 
 def _verified_player(scope: Scope, cookie: str | None) -> str | None:
