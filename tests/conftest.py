@@ -63,3 +63,39 @@ def base(
     settings = settings_for(tmp_path_factory.mktemp("server"), database, **server_options)
     with running_server(settings) as url:
         yield url
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[Any, int]]:
+    """A real SMTP server on loopback: its :class:`mail_helpers.Sink` and its port."""
+    from aiosmtpd.controller import Controller
+
+    from mail_helpers import Sink
+    from server_helpers import free_port
+
+    sink = Sink()
+    port = free_port()
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    yield sink, port
+    controller.stop()
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    """The test Redis (``ESPADAS_TEST_REDIS``, database 5 of 127.0.0.1:6379): skipped
+    when it cannot be reached, except in CI, where that fails."""
+    import os
+    import socket
+    from urllib.parse import urlsplit
+
+    from server_helpers import REDIS
+
+    where = urlsplit(REDIS)
+    try:
+        socket.create_connection((where.hostname, where.port or 6379), timeout=2).close()
+    except OSError as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"Redis is needed at {REDIS} and cannot be reached: {exc}")
+        pytest.skip(f"Redis not reachable at {REDIS}: {exc}")
+    yield REDIS

@@ -19,6 +19,7 @@ import uvicorn
 from espadas.server.settings import Settings
 from espadas.web.site import create_site
 
+REDIS = os.environ.get("ESPADAS_TEST_REDIS", "redis://127.0.0.1:6379/5")
 PG_URL = os.environ.get("ESPADAS_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
 

@@ -12,66 +12,24 @@ left ``failed`` for good, each with its reason."""
 from __future__ import annotations
 
 import asyncio
-import email
 import time
 from collections.abc import Callable, Iterator
-from email.message import EmailMessage
-from email.policy import default
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from aiosmtpd.controller import Controller
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from espadas.server.notifier import BACKOFF, MAX_ATTEMPTS
 from espadas.store.store import async_url
 from espadas.tables.clock import FakeClock
-from server_helpers import Client, free_port, fresh_postgres, running_server, settings_for
+from mail_helpers import Sink, until
+from server_helpers import Client, fresh_postgres, running_server, settings_for
 
 EVIL = "Evil\r\nBcc: x@example.org"
 BAD_ADDRESS = "luis@example.org\r\nBcc: x@example.org"
 OTHERS = ("bea", "carlos", "dora", "eva")
-
-
-class Sink:
-    """An SMTP handler that keeps every message with its envelope recipients."""
-
-    def __init__(self) -> None:
-        self.received: list[tuple[list[str], EmailMessage]] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        message = email.message_from_bytes(envelope.content, policy=default)
-        assert isinstance(message, EmailMessage)
-        self.received.append((list(envelope.rcpt_tos), message))
-        return "250 OK"
-
-    def to(self, address: str) -> list[EmailMessage]:
-        return [m for rcpt, m in self.received if address in rcpt]
-
-    def wait(self, address: str, count: int, timeout: float = 15) -> list[EmailMessage]:
-        until(lambda: len(self.to(address)) >= count, f"{count} mails to {address}", timeout)
-        return self.to(address)
-
-
-def until(check: Callable[[], bool], what: str, timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"never: {what}")
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[Sink, int]]:
-    sink = Sink()
-    port = free_port()
-    controller = Controller(sink, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield sink, port
-    controller.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

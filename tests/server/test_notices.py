@@ -3,57 +3,17 @@ the mails, a local push endpoint receives Web Push, and the clock is faked."""
 
 from __future__ import annotations
 
-import email
 import re
 import threading
 import time
-from collections.abc import Iterator
 from email.message import EmailMessage
-from email.policy import default
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
 
-import pytest
-from aiosmtpd.controller import Controller
-
 from espadas.tables.clock import FakeClock
-from server_helpers import Client, Listener, free_port, running_server, settings_for
-
-
-class Sink:
-    """An SMTP handler that keeps every message it receives."""
-
-    def __init__(self) -> None:
-        self.messages: list[EmailMessage] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        message = email.message_from_bytes(envelope.content, policy=default)
-        assert isinstance(message, EmailMessage)
-        self.messages.append(message)
-        return "250 OK"
-
-    def to(self, address: str) -> list[EmailMessage]:
-        return [m for m in self.messages if m["To"] == address]
-
-    def wait(self, address: str, count: int, timeout: float = 10) -> list[EmailMessage]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if len(self.to(address)) >= count:
-                return self.to(address)
-            time.sleep(0.02)
-        subjects = [m["Subject"] for m in self.to(address)]
-        raise AssertionError(f"{address}: {len(subjects)} mails, wanted {count}: {subjects}")
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[Sink, int]]:
-    sink = Sink()
-    port = free_port()
-    controller = Controller(sink, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield sink, port
-    controller.stop()
+from mail_helpers import Sink
+from server_helpers import Client, Listener, running_server, settings_for
 
 
 def notice_settings(tmp: Path, port: int, clock: FakeClock, **kw: Any) -> Any:

@@ -3,32 +3,14 @@
 
 from __future__ import annotations
 
-import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from server_helpers import Client, running_server, settings_for
-
-REDIS = os.environ.get("ESPADAS_TEST_REDIS", "redis://127.0.0.1:6379/5")
-
-
-@pytest.fixture
-def redis_url() -> Iterator[str]:
-    try:
-        socket.create_connection(("127.0.0.1", 6379), timeout=2).close()
-    except OSError as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"Redis is needed at {REDIS} and cannot be reached: {exc}")
-        pytest.skip(f"Redis not reachable at {REDIS}: {exc}")
-    yield REDIS
 
 
 def start_worker(url: str, queue: str) -> subprocess.Popen[bytes]:

@@ -5,10 +5,7 @@ full table of clients forgets the oldest only."""
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
-import socket
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +17,6 @@ from websockets.sync.client import ClientConnection, connect
 from espadas.server.identity import Identity
 from espadas.server.limiter import MAX_CLIENTS, RateLimit
 from server_helpers import Client, running_server, settings_for
-
-REDIS = os.environ.get("ESPADAS_TEST_REDIS", "redis://127.0.0.1:6379/5")
 
 
 def forged_cookie() -> str:
@@ -130,17 +125,6 @@ def test_a_full_table_forgets_the_oldest_clients_only() -> None:
         assert await limit.hit("visitor 1") and await limit.hit("visitor 1")
 
     asyncio.run(run())
-
-
-@pytest.fixture
-def redis_url() -> Iterator[str]:
-    try:
-        socket.create_connection(("127.0.0.1", 6379), timeout=2).close()
-    except OSError as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"Redis is needed at {REDIS} and cannot be reached: {exc}")
-        pytest.skip(f"Redis not reachable at {REDIS}: {exc}")
-    yield REDIS
 
 
 def test_instances_share_the_limit_on_redis(redis_url: str) -> None:

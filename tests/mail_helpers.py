@@ -1,0 +1,53 @@
+"""A real SMTP server on loopback (aiosmtpd) that keeps what it receives, for the
+notice tests; the ``smtp`` fixture in conftest.py starts one."""
+
+from __future__ import annotations
+
+import email
+import time
+from collections.abc import Callable
+from email.message import EmailMessage
+from email.policy import default
+from typing import Any
+
+
+def until(check: Callable[[], bool], what: str, timeout: float = 15) -> None:
+    """Waits until ``check()`` is true, or fails with ``what`` after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"never: {what}")
+
+
+class Sink:
+    """An SMTP handler that keeps every message with its envelope recipients."""
+
+    def __init__(self) -> None:
+        self.received: list[tuple[list[str], EmailMessage]] = []
+
+    @property
+    def messages(self) -> list[EmailMessage]:
+        return [m for _, m in self.received]
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        message = email.message_from_bytes(envelope.content, policy=default)
+        assert isinstance(message, EmailMessage)
+        self.received.append((list(envelope.rcpt_tos), message))
+        return "250 OK"
+
+    def to(self, address: str) -> list[EmailMessage]:
+        """The messages whose envelope names ``address``."""
+        return [m for rcpt, m in self.received if address in rcpt]
+
+    def wait(self, address: str, count: int, timeout: float = 15) -> list[EmailMessage]:
+        """Waits for ``count`` messages to ``address``; fails naming what came."""
+        try:
+            until(lambda: len(self.to(address)) >= count, f"{count} mails to {address}", timeout)
+        except AssertionError:
+            subjects = [m["Subject"] for m in self.to(address)]
+            raise AssertionError(
+                f"{address}: {len(subjects)} mails, wanted {count}: {subjects}"
+            ) from None
+        return self.to(address)
