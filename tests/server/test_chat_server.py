@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_crash import start_server
 
-from server_helpers import Client, Listener, free_port
+from server_helpers import Client, Listener, free_port, serve_process
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
@@ -159,7 +158,7 @@ def test_robots_play_on_while_people_chat(base: str) -> None:
 def test_a_restart_keeps_the_messages(tmp_path: Path) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(tmp_path, port)
+    server = serve_process(tmp_path, port)
     try:
         tid, ana, _, marta = robot_table(base)
         assert say(ana, tid, text="antes del corte").status_code == 200
@@ -168,7 +167,7 @@ def test_a_restart_keeps_the_messages(tmp_path: Path) -> None:
         before = ana.view(tid)["chat"]
         server.send_signal(signal.SIGKILL)
         server.wait()
-        server = start_server(tmp_path, port)
+        server = serve_process(tmp_path, port)
         after = Client(base).view(tid)["chat"]
         assert after == before
         assert [m.get("text") or m.get("phrase") for m in after["messages"]] == [
