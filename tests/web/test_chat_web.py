@@ -163,6 +163,8 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
     drawer = luis.get_by_role("region", name="Chat", exact=True)
     assert drawer.get_by_role("textbox", name="Message", exact=True).is_visible()
     assert luis.evaluate("document.activeElement.id") == "chat-text"
+    assert not luis.get_by_label("Spectators may write").is_visible()  # the creator's only
+    assert ana.get_by_label("Los espectadores pueden escribir").is_checked()
     axe_clean(luis, "chat open, phone")
     touch_targets(luis)
     no_sideways_scroll(luis)

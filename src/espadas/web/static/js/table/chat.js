@@ -52,7 +52,9 @@ export function isOpen() {
 function setOpen(open, focus = true) {
   const panel = $("chat");
   panel.hidden = !open;
-  $("chat-toggle").setAttribute("aria-expanded", String(open));
+  const toggle = $("chat-toggle");
+  toggle.setAttribute("aria-expanded", String(open));
+  toggle.hidden = open && wide.matches; // beside the table the panel's own close button is enough
   document.body.classList.toggle("chat-drawer-open", open && !wide.matches);
   if (wide.matches) localStorage.setItem(OPEN_KEY, open ? "1" : "0");
   if (open) {
