@@ -182,3 +182,32 @@ def test_a_restart_keeps_the_messages(tmp_path: Path) -> None:
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
+
+
+def test_a_robots_decision_holds_while_only_messages_came(tmp_path: Path) -> None:
+    """A robot decides on the table as it was; messages that come before its move
+    is written do not spoil the decision (they used to: the robot decided again,
+    so a stream of messages could keep a robot from ever playing)."""
+    from datetime import UTC, datetime
+
+    from espadas.engine import Rules
+    from espadas.robots.base import fallback
+    from espadas.server.hub import _robot_move
+    from espadas.tables.chat import chat_command, game_version
+    from espadas.tables.table import Table
+    from server_helpers import settings_for
+
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    table, _ = Table.create("t1", Rules.from_preset("estandar"), "ana", "Ana", at)
+    table.add_robots("ana", "normal", at)
+    table.start("ana", at)
+    seat = table.robot_to_act
+    assert seat == 1 and table.game is not None
+    moves = game_version(table)
+    action = fallback(table.game.view_for(seat))
+    chat_command(table, "ana", "Ana", "say", at, text="piensa tranquilo")
+    chat_command(table, "marta", "Marta", "say", at, phrase="one_moment")
+    move = _robot_move(seat, moves, action, [], settings_for(tmp_path))
+    assert [e.type for e in move(table)] == ["bid"]
+    # a decision taken before a move of the game is stale: asked again
+    assert _robot_move(seat, moves, action, [], settings_for(tmp_path))(table) == []

@@ -138,6 +138,9 @@ class Chat:
     """Messages in the whole log (the view shows the last :data:`SHOWN`)."""
     spectators: bool = True
     """Whether people watching may write."""
+    events: int = 0
+    """Chat events in the log so far (messages and switches): a table's version
+    less this counts the events of the game (see :func:`game_version`)."""
     _times: dict[str, deque[datetime]] = field(default_factory=dict)
 
     def handler(self, event: Event) -> Callable[..., None] | None:
@@ -160,6 +163,7 @@ class Chat:
     ) -> None:
         self.messages.append(Message(seq, at, author_key(player), name, seat, text, phrase))
         self.count += 1
+        self.events += 1
         times = self._times.get(player)
         if times is None:
             times = self._times[player] = deque(maxlen=max(n for n, _ in LIMITS))
@@ -167,6 +171,7 @@ class Chat:
 
     def _on_chat_spectators(self, on: bool) -> None:
         self.spectators = on
+        self.events += 1
 
     def wait(self, player: str, at: datetime) -> int:
         """Seconds ``player`` must wait before writing again (0: now)."""
@@ -185,6 +190,23 @@ class Chat:
             "count": self.count,
             "messages": [m.to_json() for m in self.messages],
         }
+
+
+def game_version(table: ChatTable) -> int:
+    """How many events of ``table``'s log are not the chat's: it grows with every
+    move, seat and deal, and not with messages. A robot's decision taken at one
+    game version still holds while only messages have come since.
+
+    >>> from espadas.engine import Rules
+    >>> from espadas.tables.table import Table
+    >>> from datetime import UTC, datetime
+    >>> at = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> table, _ = Table.create("t1", Rules(), "ana", "Ana", at)
+    >>> _ = chat_command(table, "ana", "Ana", "say", at, text="hola")
+    >>> table.version, game_version(table)
+    (2, 1)
+    """
+    return table.version - table.chat.events
 
 
 class ChatTable(Protocol):
