@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Dialog, Page, sync_playwright
 from test_web import (
     CHROMIUM,
     SHOTS,
@@ -121,8 +121,13 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
     ana, luis, sofia = (c.new_page() for c in contexts)
     errors = [watch_errors(p) for p in (ana, luis, sofia)]
     dialogs: list[str] = []
+
+    def refuse(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
     for page in (ana, luis, sofia):
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.on("dialog", refuse)
     table = open_table(ana, base)
     luis.goto(f"{base}/mesa/{table}")
     sign_in(luis, "Luis")
@@ -240,4 +245,4 @@ def wait_for_seat(page: Page, name: str) -> None:
 
 def csrf(page: Page) -> str:
     cookies: list[Any] = page.context.cookies()
-    return next(c["value"] for c in cookies if c["name"] == "espadas_csrf")
+    return str(next(c["value"] for c in cookies if c["name"] == "espadas_csrf"))
