@@ -162,7 +162,7 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
     assert ana.locator("#chat-list script, #chat-list b, #chat-list img").count() == 0
     # Luis's drawer was closed and he did not ask to hear messages: nothing said
     assert "script" not in luis.inner_text("#live")
-    assert luis.inner_text("#chat-unread") == "1 new"
+    assert luis.inner_text("#chat-unread") == "1 unread"
 
     luis.get_by_role("button", name="Chat").click()
     drawer = luis.get_by_role("region", name="Chat", exact=True)
@@ -230,6 +230,14 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
     assert texts(sofia)[0].startswith("Ana: <script>alert(1)</script>")
     assert [t.split(":")[0] for t in texts(luis)] == ["Ana", "Luis", "Sofía (spectator)", "Ana"]
     assert sofia.evaluate("document.getElementById('chat-text').disabled")
+    # someone who has not chosen a name reads the chat but cannot write
+    stranger = browser.new_context(base_url=base, locale="es-ES").new_page()
+    stranger.goto(f"{base}/mesa/{table}")
+    wait_messages(stranger, 4)
+    assert stranger.evaluate("document.getElementById('chat-text').disabled")
+    assert stranger.inner_text("#chat-note") == "Elige un nombre para escribir."
+    axe_clean(stranger, "chat, signed out")
+    stranger.context.close()
     assert dialogs == []
     for page_errors in errors:
         assert [e for e in page_errors if "WebSocket" not in e and "ERR_" not in e] == []

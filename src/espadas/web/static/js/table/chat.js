@@ -55,7 +55,6 @@ function setOpen(open, focus = true) {
   const toggle = $("chat-toggle");
   toggle.setAttribute("aria-expanded", String(open));
   toggle.hidden = open && wide.matches; // beside the table the panel's own close button is enough
-  document.body.classList.toggle("chat-drawer-open", open && !wide.matches);
   if (wide.matches) localStorage.setItem(OPEN_KEY, open ? "1" : "0");
   if (open) {
     unread = 0;
