@@ -231,7 +231,7 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
     assert [t.split(":")[0] for t in texts(luis)] == ["Ana", "Luis", "Sofía (spectator)", "Ana"]
     assert sofia.evaluate("document.getElementById('chat-text').disabled")
     # someone who has not chosen a name reads the chat but cannot write
-    stranger = browser.new_context(base_url=base, locale="es-ES").new_page()
+    stranger = person(browser, base).new_page()
     stranger.goto(f"{base}/mesa/{table}")
     wait_messages(stranger, 4)
     assert stranger.evaluate("document.getElementById('chat-text').disabled")

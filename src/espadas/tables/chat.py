@@ -59,8 +59,11 @@ TEXT_MAX = 200
 """The most characters a message has, once trimmed."""
 RAW_MAX = 1000
 """The most characters a message may arrive with (spaces around it included)."""
-SHOWN = 50
-"""The most recent messages a view carries (older ones stay in the log)."""
+SHOWN = 20
+"""The most recent messages a view carries (older ones stay in the log). Every
+view sent after every move carries them, so they are few: a view of a game in
+progress is about 1.3 kB, and 20 messages of 200 characters add about 7 kB
+(the page keeps up to 100 of those it has received)."""
 PHRASES = ("well_played", "sorry", "thanks_partner", "one_moment")
 """The quick phrases ("¡Bien jugado!", "Lo siento", "¡Gracias, compañero!",
 "Un momento"): stored by name, said in each reader's language."""

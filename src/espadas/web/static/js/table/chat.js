@@ -15,12 +15,14 @@ const PHRASES = ["well_played", "sorry", "thanks_partner", "one_moment"];
 const MUTED_KEY = "espadas.chat.muted";
 const ANNOUNCE_KEY = "espadas.chat.announce";
 const OPEN_KEY = "espadas.chat.open";
+const KEPT = 100; // messages the panel keeps (each view carries the latest 20)
 const wide = window.matchMedia("(min-width: 900px)");
 
 let lastSeq = null; // the newest message shown (null: nothing received yet)
 let unread = 0;
 let latest = null; // the newest view's chat
 let myName = null; // the signed-in person's name (to know their own messages)
+const people = new Map(); // author -> name, of those who have written here
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -106,9 +108,9 @@ export function mountChat() {
   announceRow.append(el("input", { type: "checkbox", id: "chat-announce" }), el("label", { for: "chat-announce" }, t("chat.announce")));
   const switchRow = el("div", { class: "option", id: "chat-switch-row", hidden: "" });
   switchRow.append(el("input", { type: "checkbox", id: "chat-spectators" }), el("label", { for: "chat-spectators" }, t("chat.spectators_switch")));
-  const people = el("details", { id: "chat-people", class: "chat-people", hidden: "" });
-  people.append(el("summary", {}, t("chat.people")), el("ul", { id: "chat-people-list" }));
-  panel.append(head, log, form, phrases, note, announceRow, switchRow, people);
+  const mutes = el("details", { id: "chat-people", class: "chat-people", hidden: "" });
+  mutes.append(el("summary", {}, t("chat.people")), el("ul", { id: "chat-people-list" }));
+  panel.append(head, log, form, phrases, note, announceRow, switchRow, mutes);
   slot.append(toggle, panel);
 
   toggle.addEventListener("click", () => setOpen(!isOpen()));
@@ -177,29 +179,22 @@ function item(m) {
   return li;
 }
 
-function renderPeople(v, chat) {
-  const list = $("chat-people-list");
-  const off = muted();
-  const seen = new Map();
-  for (const m of chat.messages) if (!mine(v, m)) seen.set(m.author, m.name);
-  for (const author of off) if (!seen.has(author)) seen.set(author, null);
-  list.replaceChildren();
-  let shown = 0;
-  for (const [author, name] of seen) {
-    if (name === null) continue; // muted, not at this table now
-    const id = `chat-mute-${author}`;
-    const row = el("li", { class: "option" });
-    const box = el("input", { type: "checkbox", id });
-    box.checked = off.has(author);
-    box.addEventListener("change", () => {
-      setMuted(author, box.checked);
-      applyMutes();
-    });
-    row.append(box, el("label", { for: id }, t("chat.mute", { name })));
-    list.append(row);
-    shown += 1;
-  }
-  $("chat-people").hidden = shown === 0;
+function addPerson(author, name) {
+  // one "mute" checkbox per person who has written (yourself excepted), added
+  // once: the list is not rebuilt with each view, so focus stays where it is
+  if (people.has(author)) return;
+  people.set(author, name);
+  const id = `chat-mute-${author}`;
+  const row = el("li", { class: "option" });
+  const box = el("input", { type: "checkbox", id });
+  box.checked = muted().has(author);
+  box.addEventListener("change", () => {
+    setMuted(author, box.checked);
+    applyMutes();
+  });
+  row.append(box, el("label", { for: id }, t("chat.mute", { name })));
+  $("chat-people-list").append(row);
+  $("chat-people").hidden = false;
 }
 
 function applyMutes() {
@@ -218,8 +213,9 @@ export function renderChat(v) {
     const li = item(m);
     li.hidden = off.has(m.author);
     list.append(li);
+    if (!mine(v, m)) addPerson(m.author, m.name);
   }
-  while (list.children.length > chat.messages.length) list.firstElementChild.remove();
+  while (list.children.length > KEPT) list.firstElementChild.remove();
   $("chat-none").hidden = chat.messages.length > 0;
   if (lastSeq !== null) {
     const heard = fresh.filter((m) => !off.has(m.author) && !mine(v, m));
@@ -237,7 +233,6 @@ export function renderChat(v) {
   }
   if (chat.messages.length) lastSeq = chat.messages[chat.messages.length - 1].seq;
   else if (lastSeq === null) lastSeq = 0;
-  renderPeople(v, chat);
   renderAbility(v, chat);
 }
 
