@@ -187,6 +187,7 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
     axe_clean(ana, "chat open, desktop")
     touch_targets(ana)
     shot(ana, "open-desktop")
+    ana.locator("#chat").screenshot(path=str(SHOTS / "chat-panel-desktop.png"))
 
     # Luis asks to hear new messages, closes the drawer; Ana writes
     luis.get_by_label("Read new messages aloud while the chat is closed").check()
@@ -214,6 +215,7 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
     ana.get_by_label("Silenciar a Sofía", exact=True).check()
     assert not any("Grada" in t or "grada" in t for t in texts(ana))
     assert any("grada" in t for t in texts(luis))
+    ana.locator("#chat").screenshot(path=str(SHOTS / "chat-panel-muted-desktop.png"))
     ana.reload()
     wait_messages(ana, 4)
     assert [t.split(":")[0] for t in texts(ana)] == ["Ana", "Luis", "Ana"]
