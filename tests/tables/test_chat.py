@@ -226,6 +226,11 @@ def test_chat_does_not_start_a_turn_nor_change_the_record() -> None:
 def test_a_robot_cannot_chat_and_unknown_chat_commands_are_refused() -> None:
     table = table_with_robots()
     with pytest.raises(BadCommand):
+        chat_command(table, "ana", "Ana", "say", AT, text="hola", value=3)
+    with pytest.raises(BadCommand):
+        chat_command(table, "ana", "Ana", "chat_spectators", AT, value="off", text="x")
+    assert table.chat.count == 0 and table.chat.spectators
+    with pytest.raises(BadCommand):
         chat_command(table, "ana", "Ana", "shout", AT, text="hola")
     with pytest.raises(TableError):  # robots move only through robot_move (engine actions)
         table.act("ana", "say", AT, value="hola")

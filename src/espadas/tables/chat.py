@@ -292,6 +292,8 @@ def chat_command(
     ``chat_spectators`` (``value`` on/off, the creator only): the events it
     adds to ``table``, applied. A refused command changes nothing."""
     if kind == "chat_spectators":
+        if text is not None or phrase is not None:
+            raise BadCommand("bad_action", "the switch has a value (on or off), not a text")
         if player != table.creator:
             raise NotAllowed("not_creator", "only the table's creator may do that")
         on = switch_value(value)
@@ -300,6 +302,8 @@ def chat_command(
         return [_new(table, "chat_spectators", at, on=on)]
     if kind != "say":
         raise BadCommand("bad_action", f"unknown action {kind!r}", kind=str(kind)[:40])
+    if value is not None:
+        raise BadCommand("bad_action", "a message has a text or a phrase, not a value")
     seat = table.seat_of(player)
     if seat is None and not table.chat.spectators:
         raise NotAllowed("chat_closed", "the table's creator has turned spectators' chat off")
