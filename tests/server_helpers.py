@@ -219,3 +219,25 @@ class Listener:
     def close(self) -> None:
         self.socket.close()
         self._thread.join(5)
+
+
+def serve_process(data: Path, port: int) -> Any:
+    """``espadas serve`` as its own process on ``port`` with its SQLite file in
+    ``data`` (no robot workers, no rate limit to speak of), once it answers
+    ``/health``: a server the tests can kill (SIGKILL) and start again."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "espadas.cli.main", "serve", "--port", str(port)]
+    command += ["--data", str(data), "--robot-workers", "0"]
+    command += ["--rate", "100000", "--burst", "100000"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                return process
+        except httpx.TransportError:
+            time.sleep(0.05)
+        assert process.poll() is None, process.stderr.read() if process.stderr else b""
+    raise AssertionError("the server did not start")

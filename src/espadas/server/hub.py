@@ -24,6 +24,7 @@ from espadas.robots.base import fallback
 from espadas.server.robot_pool import Robots
 from espadas.server.settings import Settings
 from espadas.store.store import Conflict, Store
+from espadas.tables.chat import game_version
 from espadas.tables.errors import TableError
 from espadas.tables.event import TURN_EVENTS, Event
 from espadas.tables.notice import Notice, plan_first
@@ -376,6 +377,7 @@ class Hub:
                 assert occupant is not None and occupant.robot is not None
                 view = table.game.view_for(seat)
                 version = table.version
+                moves = game_version(table)
                 level = occupant.robot
                 command = self.settings.external_robots.get(level)
                 seed = _seed(table_id, version)
@@ -395,7 +397,7 @@ class Hub:
                     faults = [f"error: {type(exc).__name__}: {exc}"]
                     action = fallback(view)
                 await self.command(
-                    table_id, _robot_move(seat, version, action, faults, self.settings)
+                    table_id, _robot_move(seat, moves, action, faults, self.settings)
                 )
         except asyncio.CancelledError:
             raise
@@ -421,10 +423,16 @@ def _seed(table_id: str, version: int) -> int:
 
 
 def _robot_move(
-    seat: int, version: int, action: Action, faults: list[str], settings: Settings
+    seat: int, moves: int, action: Action, faults: list[str], settings: Settings
 ) -> Command:
+    """The robot's ``action`` for ``seat``, decided when the table's game
+    version (:func:`~espadas.tables.chat.game_version`) was ``moves``: chat
+    messages since do not spoil it (else a stream of messages would keep a
+    robot deciding again and again)."""
+
     def move(table: Table) -> list[Event]:
-        if table.version != version or table.robot_to_act != seat or table.game is None:
+        stale = game_version(table) != moves
+        if stale or table.robot_to_act != seat or table.game is None:
             return []  # the table moved on (an accusation, an abandon): ask again
         at = settings.clock.now()
         events: list[Event] = []

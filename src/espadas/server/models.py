@@ -25,6 +25,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from espadas.tables.chat import RAW_MAX
 from espadas.tables.ids import TABLE_ID_CHARS, TABLE_ID_MAX, TABLE_ID_MIN
 from espadas.tables.names import NAME_MAX, display_name
 
@@ -84,11 +85,28 @@ class RobotsIn(BaseModel):
 class ActionIn(BaseModel):
     """An action of the seated person: ``look``, ``bid`` (value: 0-13, "nil",
     "blind_nil"), ``play`` (value: a card such as "QH"), ``accuse`` (value: a
-    seat), ``next_hand``, ``confirm_end``, ``abandon`` or ``claim``."""
+    seat), ``next_hand``, ``confirm_end``, ``abandon`` or ``claim``; or of the
+    chat (seated people and signed-in spectators): ``say`` with a ``text`` (at
+    most 200 characters once trimmed) or a ``phrase`` (``well_played``,
+    ``sorry``, ``thanks_partner``, ``one_moment``), and the creator's
+    ``chat_spectators`` (value: "on" or "off")."""
 
     model_config = ConfigDict(extra="forbid")
-    type: Literal["look", "bid", "play", "accuse", "next_hand", "confirm_end", "abandon", "claim"]
+    type: Literal[
+        "look",
+        "bid",
+        "play",
+        "accuse",
+        "next_hand",
+        "confirm_end",
+        "abandon",
+        "claim",
+        "say",
+        "chat_spectators",
+    ]
     value: StrictInt | Annotated[StrictStr, StringConstraints(max_length=12)] | None = None
+    text: Annotated[StrictStr, StringConstraints(max_length=RAW_MAX)] | None = None
+    phrase: Annotated[StrictStr, StringConstraints(max_length=20)] | None = None
 
 
 class RematchIn(BaseModel):
@@ -189,6 +207,30 @@ class SeatOut(BaseModel):
     human: bool
 
 
+class MessageOut(BaseModel):
+    """A chat message: a ``text`` or a quick ``phrase`` (said in the reader's
+    language); ``author`` is a pseudonym (to mute someone), ``seat`` ``null``
+    for a spectator."""
+
+    seq: int
+    at: str
+    author: str
+    name: str
+    seat: int | None
+    spectator: bool
+    text: str | None = None
+    phrase: str | None = None
+
+
+class ChatOut(BaseModel):
+    """The table's chat: whether spectators may write, how many messages the
+    table has, and the latest of them (oldest first)."""
+
+    spectators: bool
+    count: int
+    messages: list[MessageOut]
+
+
 class ViewOut(BaseModel):
     """A table as the person asking may see it; ``you`` is their seat."""
 
@@ -211,6 +253,7 @@ class ViewOut(BaseModel):
     rematch: str | None
     rematch_of: str | None
     review: Any
+    chat: ChatOut
 
 
 class OpenedOut(BaseModel):

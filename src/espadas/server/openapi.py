@@ -40,7 +40,8 @@ WHY = {
     413: "The request's body is over the size limit (16 KiB by default).",
     422: "JSON that does not fit: a missing or unknown field, a value of the wrong type "
     'or out of range, or a path value that is not a table id ("error": "bad_request").',
-    429: "Too many requests from this client: wait a moment.",
+    429: "Too many requests from this client, or too many chat messages from this person"
+    " at this table (chat_too_fast: 5 in 10 seconds, 30 in 10 minutes): wait a moment.",
 }
 """What each refusal status means, as the document says it."""
 

@@ -39,6 +39,8 @@ from espadas.server.models import (
 from espadas.server.openapi import answer, refusals
 from espadas.server.settings import Settings
 from espadas.store.store import Player
+from espadas.tables.chat import COMMANDS as CHAT_COMMANDS
+from espadas.tables.chat import chat_command
 from espadas.tables.commitment import verify_record
 from espadas.tables.errors import BadCommand, TableError
 from espadas.tables.ids import new_table_id
@@ -73,6 +75,19 @@ def rules_of(body: TableIn) -> Rules:
 def act_command(player: Player, body: ActionIn, settings: Settings) -> Command:
     """The hub command for ``player``'s action ``body`` (HTTP and live socket alike)."""
     now = settings.clock.now()
+    if body.type in CHAT_COMMANDS:
+        return lambda t: chat_command(
+            t,
+            player.id,
+            player.name,
+            body.type,
+            now,
+            text=body.text,
+            phrase=body.phrase,
+            value=body.value,
+        )
+    if body.text is not None or body.phrase is not None:
+        raise BadCommand("bad_action", "only a chat message has a text or a phrase")
     return lambda t: t.act(
         player.id, body.type, now, value=body.value, turn_limit=settings.turn_limit
     )
@@ -225,12 +240,15 @@ async def start_game(
 @router.post(
     "/api/tables/{table_id}/actions",
     tags=["play"],
-    responses=answer(ViewOut) | refusals(401, 403, 404, 409, 422),
+    responses=answer(ViewOut) | refusals(401, 403, 404, 409, 422, 429),
 )
 async def act(
     table_id: TableId, body: ActionIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
 ) -> Response:
-    """An action of yours at the table (see the ``legal`` list of your view)."""
+    """An action of yours at the table (see the ``legal`` list of your view), or
+    a chat message (``say``; spectators too, unless the creator turned their
+    chat off: 403 ``chat_closed``). Messages are limited per person: 5 in 10
+    seconds and 30 in 10 minutes (429 ``chat_too_fast``)."""
     return await _run(hub, table_id, player, act_command(player, body, settings))
 
 

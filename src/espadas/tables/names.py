@@ -107,16 +107,19 @@ def _code_point(char: str) -> str:
     return f"U+{ord(char):04X}"
 
 
-def _check_characters(text: str) -> None:
-    """Refuses control and format characters, and fillers."""
+def refused_character(text: str) -> tuple[str, str] | None:
+    """The first character of ``text`` the rule refuses, as ``(kind, code point)``:
+    ``"control"`` for a control character, ``"format"`` for an invisible format
+    character or a filler; ``None`` when there is none. Chat messages follow the
+    same rule (:mod:`espadas.tables.chat`).
+
+    >>> [refused_character(t) for t in ("Ana\\tB", "\\u202eanA", "A\\u200dB")]
+    [('control', 'U+0009'), ('format', 'U+202E'), None]
+    """
     for i, char in enumerate(text):
         category = unicodedata.category(char)
         if category in CONTROL:
-            raise BadName(
-                "name_control",
-                f"a name may not contain control characters ({_code_point(char)})",
-                char=_code_point(char),
-            )
+            return "control", _code_point(char)
         if category == "Cf" or char in BLANKS:
             before = text[i - 1] if i > 0 else ""
             after = text[i + 1] if i + 1 < len(text) else ""
@@ -128,12 +131,45 @@ def _check_characters(text: str) -> None:
                 and _visible(after)
             )
             if not joins:
-                raise BadName(
-                    "name_format",
-                    "a name may not contain invisible or direction-changing characters"
-                    f" ({_code_point(char)})",
-                    char=_code_point(char),
-                )
+                return "format", _code_point(char)
+    return None
+
+
+def too_many_marks(text: str) -> bool:
+    """Whether some character of ``text`` carries more than :data:`MARKS_MAX`
+    combining marks (counted decomposed).
+
+    >>> too_many_marks("José"), too_many_marks("e" + "\\u0301" * 5)
+    (False, True)
+    """
+    marks = 0
+    for char in unicodedata.normalize("NFD", text):
+        marks = marks + 1 if unicodedata.category(char)[0] == "M" else 0
+        if marks > MARKS_MAX:
+            return True
+    return False
+
+
+def has_visible(text: str) -> bool:
+    """Whether ``text`` shows something: a letter, digit, punctuation or symbol."""
+    return any(_visible(c) for c in text)
+
+
+def _check_characters(text: str) -> None:
+    """Refuses control and format characters, and fillers."""
+    refused = refused_character(text)
+    if refused is None:
+        return
+    kind, char = refused
+    if kind == "control":
+        raise BadName(
+            "name_control", f"a name may not contain control characters ({char})", char=char
+        )
+    raise BadName(
+        "name_format",
+        f"a name may not contain invisible or direction-changing characters ({char})",
+        char=char,
+    )
 
 
 def _spaced(text: str) -> str:
@@ -186,13 +222,10 @@ def display_name(text: str) -> str:
     name = _spaced(name)
     if len(name) > NAME_MAX:
         raise BadName("name_long", f"a name has at most {NAME_MAX} characters", max=NAME_MAX)
-    if not any(_visible(c) for c in name):
+    if not has_visible(name):
         raise BadName("name_empty", "a name needs a visible letter, digit or sign")
-    marks = 0
-    for char in unicodedata.normalize("NFD", name):
-        marks = marks + 1 if unicodedata.category(char)[0] == "M" else 0
-        if marks > MARKS_MAX:
-            raise BadName("name_marks", "too many marks on one character", max=MARKS_MAX)
+    if too_many_marks(name):
+        raise BadName("name_marks", "too many marks on one character", max=MARKS_MAX)
     if imitates_robot(name):
         raise BadName("name_robot", "a name may not begin with the word robot")
     return name

@@ -47,6 +47,7 @@ from espadas.engine import (
     Timeout,
 )
 from espadas.engine.record import game_record
+from espadas.tables.chat import Chat
 from espadas.tables.clock import TURN_LIMIT
 from espadas.tables.commitment import commit, deal_text, fresh_deal
 from espadas.tables.errors import BadCommand, NotAllowed, TableError
@@ -106,6 +107,7 @@ class Table:
     rematch_of: str | None = None
     rematch_partner: int | None = None  # a rematch's partner chosen anew (None: kept)
     faults: list[dict[str, Any]] = field(default_factory=list)
+    chat: Chat = field(default_factory=Chat)  # messages: espadas.tables.chat
 
     # -- log ------------------------------------------------------------------
     @classmethod
@@ -122,7 +124,7 @@ class Table:
         refuses it."""
         if event.seq != self.version + 1:
             raise TableError("bad_seq", f"event {event.seq} does not follow {self.version}")
-        handler = getattr(self, "_on_" + event.type, None)
+        handler = getattr(self, "_on_" + event.type, None) or self.chat.handler(event)
         if handler is None:
             raise BadCommand("bad_event", f"unknown event type {event.type!r}")
         handler(**event.data)

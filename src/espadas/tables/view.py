@@ -3,7 +3,9 @@
 A seated person gets their seat's :class:`~espadas.engine.PlayerView` (their own
 hand only, once they have looked); everyone else gets the public view. The
 deal of a hand (with its salt) is shown only once every card of it has been
-played; before that, only its commitment.
+played; before that, only its commitment. Everyone's view also carries the
+table's chat (its latest messages, :mod:`espadas.tables.chat`), which no engine
+view, and so no robot, ever gets.
 
 >>> from datetime import UTC, datetime
 >>> from espadas.engine import Rules
@@ -140,6 +142,7 @@ def table_view(
 def _public_table(table: Table) -> dict[str, Any]:
     out = _lasting(table)
     out.update(_changing(table))
+    out["chat"] = table.chat.to_json()
     return out
 
 
@@ -202,7 +205,7 @@ class ViewText:
     """A table's views as JSON text, the public part made once per version.
 
     Everyone at a table sees the same public part (seats, scores, tricks,
-    deals, score sheet); only ``you``, ``creator``, ``claim_at`` and the
+    deals, score sheet, the chat's latest messages); only ``you``, ``creator``, ``claim_at`` and the
     game's ``hand``, ``legal`` and ``proper_plays`` differ. This keeps the
     public part's JSON text and adds each person's part to it, so that a new
     version sent to many people is built and encoded once.
@@ -218,11 +221,12 @@ class ViewText:
     True
     """
 
-    __slots__ = ("_game", "_lasting", "_outer", "_spectator", "version")
+    __slots__ = ("_chat", "_game", "_lasting", "_outer", "_spectator", "version")
 
     def __init__(self, table: Table, before: ViewText | None = None) -> None:
         """``before``: this table's previous view text, whose lasting part (rules,
-        deals and score sheet) is kept while no hand has ended since."""
+        deals and score sheet) is kept while no hand has ended since, and its
+        chat while no message came."""
         self.version = table.version
         game = table.game
         key = (0 if game is None else len(game.scored), len(table.deals), table.status)
@@ -231,7 +235,13 @@ class ViewText:
             self._lasting = before._lasting
         else:
             self._lasting = (key, _dumps(_lasting(table))[1:-1])
-        self._outer = _dumps(_changing(table))[:-1] + "," + self._lasting[1]
+        chat = (table.chat.count, table.chat.spectators)
+        self._chat: tuple[tuple[int, bool], str]
+        if before is not None and before._chat[0] == chat:
+            self._chat = before._chat  # a move, no message: the chat's text is kept
+        else:
+            self._chat = (chat, '"chat":' + _dumps(table.chat.to_json()))
+        self._outer = _dumps(_changing(table))[:-1] + "," + self._lasting[1] + "," + self._chat[1]
         self._game = None if game is None else _dumps(_public_game(game.public_view()))[:-1]
         self._spectator: str | None = None
 

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { announce, setUp, showError } from "./page.js";
 import { renderActions } from "./table/actions.js";
 import { changes, notifyTurn } from "./table/announcements.js";
+import { mountChat, renderChat } from "./table/chat.js";
 import { renderHand, renderInvite, renderRules, renderScores, renderSeats, renderSheet, renderStatus, renderTrick } from "./table/board.js";
 import { renderResult } from "./table/finish.js";
 import { onKey } from "./table/keys.js";
@@ -24,6 +25,7 @@ function render(v) {
   renderRules(v);
   renderInvite(v);
   renderResult(v);
+  renderChat(v);
   $("faults").textContent = v.faults ? t("table.faults", { n: v.faults }) : "";
 }
 
@@ -54,6 +56,7 @@ async function join() {
 
 async function main() {
   await setUp();
+  mountChat();
   document.addEventListener("keydown", onKey);
   $("copy-invite").addEventListener("click", async () => {
     try {
