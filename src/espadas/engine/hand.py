@@ -31,6 +31,9 @@ _new = int.__new__  # CardSet(mask) without its checks, for masks built here
 # _NEXT[n][i]: the seat after seat i % n (i up to 2n - 1), with n players
 _NEXT = {n: tuple((i + 1) % n for i in range(2 * n)) for n in range(3, 7)}
 _ALL_BIDS = {size: tuple(range(size + 1)) for size in range(8, 18)}
+# _RENEGE[i][seat] == (i, seat): an entry of Hand.reneges, made once (no new tuple for
+# the garbage collector to count at every renege)
+_RENEGE = tuple(tuple((i, seat) for seat in range(6)) for i in range(52))
 
 
 def seat_name(players: int, seat: int) -> str:
@@ -385,7 +388,7 @@ class Hand:
                     suit == 3 and self._first_trick and mine & NON_SPADES
                 ):
                     raise self._why_not(mine, card)
-                self.reneges.append((len(plays), seat))
+                self.reneges.append(_RENEGE[len(plays)][seat])
             elif suit == 3 and self._first_trick and mine & NON_SPADES:
                 raise self._why_not(mine, card)
             if suit == 3:
