@@ -186,7 +186,8 @@ class Game:
 
     def deal(self, hands: tuple[int, ...] | list[int]) -> None:
         """Starts the next hand with this deal (one mask per seat)."""
-        self._check_running()
+        if self.result is not None:
+            raise GameOver("game_over", "the game is over")
         if self.phase != "dealing":
             raise WrongPhase("not_dealing", "a hand is already in progress")
         self._hand = Hand(self.rules, self.dealer, hands)
@@ -313,7 +314,8 @@ class Game:
     def next_hand(self) -> None:
         """Closes a finished hand; the dealer passes to the left and the next hand is
         dealt (with the game's rng) or awaited (:meth:`deal`)."""
-        self._check_running()
+        if self.result is not None:
+            raise GameOver("game_over", "the game is over")
         if self.phase != "hand_end":
             raise WrongPhase("hand_not_over", "the hand is not over yet")
         self.dealer = (self.dealer + 1) % self.rules.players
