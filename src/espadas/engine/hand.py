@@ -127,6 +127,7 @@ class Hand:
 
     __slots__ = (
         "_all_bids",
+        "_any_follow",
         "_best",
         "_constrained",
         "_first_forbidden",
@@ -187,6 +188,8 @@ class Hand:
         self._renege_allowed = rules.renege == "allowed"
         self._first_forbidden = rules.spades_in_first_trick == "forbidden"
         self._first_trick = self._first_forbidden  # still in the first trick, with it
+        # any card may follow: renege allowed, and no first-trick rule (any more)
+        self._any_follow = self._renege_allowed and not self._first_trick
         self._constrained = rules.suicide or rules.no_hell
         self._next = _NEXT[n]
         self._all_bids = _ALL_BIDS[size]
@@ -317,11 +320,11 @@ class Hand:
         renege is allowed)."""
         led = self._led
         if led >= 0:
+            if self._any_follow:
+                return _new(CardSet, self.held[self.to_act])
             held = self.held[self.to_act]
             if self._first_trick:
                 return _new(CardSet, self._accepted(held))
-            if self._renege_allowed:
-                return _new(CardSet, held)
             return _new(CardSet, held & SUIT_MASKS[led] or held)
         if led == -1:
             held = self.held[self.to_act]
@@ -408,6 +411,7 @@ class Hand:
         winners.append(winner)
         self._forced = -1
         self._first_trick = False
+        self._any_follow = self._renege_allowed
         if len(winners) == self.size:
             self.phase = "hand_end"
             self._led = -2
