@@ -153,18 +153,19 @@ class CardSet(int):
         # (% and >> are int's own: CardSet overrides neither, so no copy is needed.)
         low = self % 0x4000000
         count = low.bit_count()
-        base = 0
-        if k >= count:
-            k -= count
-            low = self >> 26
-            base = 26
-        suit = low & 0x1FFF
+        if k < count:  # clubs or diamonds
+            suit = low & 0x1FFF
+            count = _COUNT[suit]
+            if k < count:
+                return CARDS[_RANKS[suit][k]]
+            return CARDS[13 + _RANKS[low >> 13][k - count]]
+        k -= count
+        high = self >> 26
+        suit = high & 0x1FFF
         count = _COUNT[suit]
-        if k >= count:
-            k -= count
-            suit = low >> 13
-            base += 13
-        return CARDS[base + _RANKS[suit][k]]
+        if k < count:
+            return CARDS[26 + _RANKS[suit][k]]
+        return CARDS[39 + _RANKS[high >> 13][k - count]]
 
     def cards(self) -> list[Card]:
         """The cards high to low in the display order: spades, hearts, diamonds, clubs."""

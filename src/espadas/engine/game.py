@@ -17,8 +17,8 @@ espadas.engine.errors.IllegalBid: a bid is Nil (0) or 1..13, not 99
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
+from operator import add
 
 from espadas.engine.actions import (
     Abandon,
@@ -48,6 +48,8 @@ from espadas.engine.result import Result, ScoredHand
 from espadas.engine.rules import Rules
 from espadas.engine.scoring import score_hand
 from espadas.engine.view import PlayerView, PublicView, player_view, public_view
+
+_tuple_new = tuple.__new__  # a NamedTuple built without its Python-level __new__
 
 PHASES = ("dealing", "bidding", "playing", "hand_end", "game_over")
 REASONS = ("target", "mercy", "renege", "false_accusation", "abandon", "timeout")
@@ -86,11 +88,6 @@ class Game:
         self.result: Result | None = None
         self.end_outside: tuple[str, int] | None = None
         self.phase = "dealing"
-        self.play: Callable[[int], bool] = self._play_not_now
-        """``play(card)``: the seat to act plays ``card``; True when that ends the hand.
-        Raises :class:`IllegalPlay`, :class:`WrongPhase` or :class:`GameOver`."""
-        self.legal_plays: Callable[[], CardSet] = self._no_plays
-        """``legal_plays()``: the cards the seat to act may play (empty outside play)."""
         if rng is not None:
             self.deal(deal_cards(rules, rng, first_dealer))
 
@@ -189,7 +186,8 @@ class Game:
 
     def deal(self, hands: tuple[int, ...] | list[int]) -> None:
         """Starts the next hand with this deal (one mask per seat)."""
-        self._check_running()
+        if self.result is not None:
+            raise GameOver("game_over", "the game is over")
         if self.phase != "dealing":
             raise WrongPhase("not_dealing", "a hand is already in progress")
         self._hand = Hand(self.rules, self.dealer, hands)
@@ -215,28 +213,36 @@ class Game:
             self._start_play(hand)
 
     # While a hand is being played, ``play`` and ``legal_plays`` are the hand's own
-    # methods (bound in _start_play): one call per card instead of two, which is most
-    # of the engine's speed. Outside play they are these two, which refuse or answer
-    # with the empty set.
-    def _play_not_now(self, card: int) -> bool:
+    # methods, put in the instance's dict (which comes before the class's methods) by
+    # _start_play: one call per card instead of two, which is most of the engine's
+    # speed. Outside play the two methods below answer: they refuse, or give the
+    # empty set. No bound method of the game is kept on the game or on its hands
+    # once a hand is over, so a game and its hands form no reference cycle and go
+    # as soon as they are dropped, without waiting for the garbage collector.
+    def play(self, card: int) -> bool:
+        """The seat to act plays ``card``; True when that ends the hand.
+        Raises :class:`IllegalPlay`, :class:`WrongPhase` or :class:`GameOver`."""
         self._check_running()
         if self.phase == "bidding":
             raise WrongPhase("bids_due", "bids are due before any card is played")
         raise WrongPhase("not_playing", "no card is due now", phase=self.phase)
 
-    @staticmethod
-    def _no_plays() -> CardSet:
+    def legal_plays(self) -> CardSet:
+        """The cards the seat to act may play (empty outside play)."""
         return EMPTY
 
     def _start_play(self, hand: Hand) -> None:
         self.phase = "playing"
         hand.on_done = self._score
-        self.play = hand.play
-        self.legal_plays = hand.legal_plays
+        fast = vars(self)
+        fast["play"] = hand.play
+        fast["legal_plays"] = hand.legal_plays
 
     def _stop_play(self) -> None:
-        self.play = self._play_not_now
-        self.legal_plays = self._no_plays
+        fast = vars(self)
+        if "play" in fast:
+            del fast["play"], fast["legal_plays"]
+            self._hand.on_done = None
 
     def proper_plays(self) -> CardSet:
         """The cards that follow the rules of play (no renege) for the seat to act:
@@ -269,25 +275,32 @@ class Game:
 
     def _score(self, hand: Hand) -> None:
         rules = self.rules
-        bids = [b if b is not None else 0 for b in hand.bids]
-        score = score_hand(rules, bids, hand.blind, hand.tricks, self.bags)
-        for side, pts in enumerate(score.points):
-            self.scores[side] += pts
-        self.bags = list(score.bags)
+        # Every seat has bid once a hand is played out: no None is left in bids.
+        score = score_hand(rules, hand.bids, hand.blind, hand.tricks, self.bags)  # type: ignore[arg-type]
+        scores = self.scores
+        scores[:] = map(add, scores, score.points)
+        self.bags = score.bags[:]
         tricks = hand.tricks
+        size = rules.hand_size
         if rules.partnerships:
-            side_tricks = [tricks[0] + tricks[2], tricks[1] + tricks[3]]
+            if tricks[0] + tricks[2] == size:
+                boston: int | None = 0
+            elif tricks[1] + tricks[3] == size:
+                boston = 1
+            else:
+                boston = None
         else:
-            side_tricks = tricks
-        boston = side_tricks.index(rules.hand_size) if rules.hand_size in side_tricks else None
-        self.scored.append(ScoredHand(score, tuple(self.scores), boston))
+            boston = tricks.index(size) if size in tricks else None
+        totals = tuple(scores)
+        self.scored.append(_tuple_new(ScoredHand, (score, totals, boston)))
         self.phase = "hand_end"
-        self._stop_play()
-        reached = max(self.scores) >= rules.target
-        fell = rules.mercy is not None and min(self.scores) <= rules.mercy
-        if reached or fell:
-            top = max(self.scores)
-            leaders = [s for s, v in enumerate(self.scores) if v == top]
+        hand.on_done = None
+        fast = vars(self)
+        del fast["play"], fast["legal_plays"]
+        top = max(totals)
+        reached = top >= rules.target
+        if reached or (rules.mercy is not None and min(totals) <= rules.mercy):
+            leaders = [s for s, v in enumerate(totals) if v == top]
             if len(leaders) == 1:
                 self.result = Result(
                     leaders[0], "target" if reached else "mercy", None, self._ranking(None)
@@ -301,7 +314,8 @@ class Game:
     def next_hand(self) -> None:
         """Closes a finished hand; the dealer passes to the left and the next hand is
         dealt (with the game's rng) or awaited (:meth:`deal`)."""
-        self._check_running()
+        if self.result is not None:
+            raise GameOver("game_over", "the game is over")
         if self.phase != "hand_end":
             raise WrongPhase("hand_not_over", "the hand is not over yet")
         self.dealer = (self.dealer + 1) % self.rules.players

@@ -31,6 +31,9 @@ _new = int.__new__  # CardSet(mask) without its checks, for masks built here
 # _NEXT[n][i]: the seat after seat i % n (i up to 2n - 1), with n players
 _NEXT = {n: tuple((i + 1) % n for i in range(2 * n)) for n in range(3, 7)}
 _ALL_BIDS = {size: tuple(range(size + 1)) for size in range(8, 18)}
+# _RENEGE[i][seat] == (i, seat): an entry of Hand.reneges, made once (no new tuple for
+# the garbage collector to count at every renege)
+_RENEGE = tuple(tuple((i, seat) for seat in range(6)) for i in range(52))
 
 
 def seat_name(players: int, seat: int) -> str:
@@ -124,6 +127,7 @@ class Hand:
 
     __slots__ = (
         "_all_bids",
+        "_any_follow",
         "_best",
         "_constrained",
         "_first_forbidden",
@@ -184,6 +188,8 @@ class Hand:
         self._renege_allowed = rules.renege == "allowed"
         self._first_forbidden = rules.spades_in_first_trick == "forbidden"
         self._first_trick = self._first_forbidden  # still in the first trick, with it
+        # any card may follow: renege allowed, and no first-trick rule (any more)
+        self._any_follow = self._renege_allowed and not self._first_trick
         self._constrained = rules.suicide or rules.no_hell
         self._next = _NEXT[n]
         self._all_bids = _ALL_BIDS[size]
@@ -314,11 +320,11 @@ class Hand:
         renege is allowed)."""
         led = self._led
         if led >= 0:
+            if self._any_follow:
+                return _new(CardSet, self.held[self.to_act])
             held = self.held[self.to_act]
             if self._first_trick:
                 return _new(CardSet, self._accepted(held))
-            if self._renege_allowed:
-                return _new(CardSet, held)
             return _new(CardSet, held & SUIT_MASKS[led] or held)
         if led == -1:
             held = self.held[self.to_act]
@@ -385,7 +391,7 @@ class Hand:
                     suit == 3 and self._first_trick and mine & NON_SPADES
                 ):
                     raise self._why_not(mine, card)
-                self.reneges.append((len(plays), seat))
+                self.reneges.append(_RENEGE[len(plays)][seat])
             elif suit == 3 and self._first_trick and mine & NON_SPADES:
                 raise self._why_not(mine, card)
             if suit == 3:
@@ -405,6 +411,7 @@ class Hand:
         winners.append(winner)
         self._forced = -1
         self._first_trick = False
+        self._any_follow = self._renege_allowed
         if len(winners) == self.size:
             self.phase = "hand_end"
             self._led = -2

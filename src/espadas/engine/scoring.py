@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from espadas.engine.rules import Rules
 
+_tuple_new = tuple.__new__  # a NamedTuple built without its Python-level __new__
 BIG_CONTRACT_FROM = {3: 10, 4: 8, 5: 7, 6: 6}
 # The seats of each side by (partnerships, players), as Rules.seats_of gives them.
 _SIDE_SEATS = {(True, 4): ((0, 2), (1, 3))} | {
@@ -91,4 +92,4 @@ def score_hand(
         points.append(pts - penalty)
         new_bags.append(total_bags)
         penalties.append(penalty)
-    return HandScore(points, new_bags, penalties)
+    return _tuple_new(HandScore, (points, new_bags, penalties))
