@@ -45,7 +45,7 @@ from espadas.engine.game import Accusation, Game
 from espadas.engine.hand import Hand, seat_name, trick_winner
 from espadas.engine.result import Result, ScoredHand
 from espadas.engine.rules import OPTIONS, PRESETS, Rules
-from espadas.engine.scoring import HandScore, score_hand
+from espadas.engine.scoring import HandScore, SideParts, explain_hand, score_hand
 from espadas.engine.view import FullView, PlayerView, PublicView, Trick, full_view
 
 __all__ = [
@@ -72,6 +72,7 @@ __all__ = [
     "GameOver",
     "Hand",
     "HandScore",
+    "SideParts",
     "IllegalAccusation",
     "IllegalBid",
     "IllegalPlay",
@@ -95,6 +96,7 @@ __all__ = [
     "WrongPhase",
     "deal_cards",
     "full_view",
+    "explain_hand",
     "score_hand",
     "seat_name",
     "trick_winner",

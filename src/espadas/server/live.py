@@ -60,7 +60,8 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=4404)
         return
     await websocket.accept()
-    lang = request_lang(headers.get("accept-language"))
+    # the page passes its chosen language (?lang=en); else the browser's
+    lang = request_lang(websocket.query_params.get("lang") or headers.get("accept-language"))
     bucket: TokenBucket = app.state.bucket
     seated = None if player is None else player.id
     flag = hub.subscribe(table_id, seated)
