@@ -2,6 +2,7 @@
 // S and T read the table aloud; B goes to the bid; ? lists the shortcuts.
 import { bidName, cardName, seatLabel, sideName, t } from "../i18n.js";
 import { announce } from "../page.js";
+import { toggleLast } from "./trick.js";
 import { $, game, mySide, sideOfSeat, view } from "./view.js";
 
 function infoText() {
@@ -83,6 +84,9 @@ export function onKey(event) {
     const bid = $("bid");
     if (bid) bid.focus();
     else announce(t("say.no_bid"));
+    event.preventDefault();
+  } else if (lower === "u") {
+    toggleLast();
     event.preventDefault();
   } else if (key === "?") {
     $("shortcuts").showModal();
