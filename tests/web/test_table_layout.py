@@ -205,7 +205,181 @@ def test_bidding_and_playing_fit_one_screen(base: str, browser: Browser, size: s
     axe_clean(page, f"score sheet {size}")
     shot(page, f"layout-sheet-{size}")
     page.keyboard.press("Escape")
-    page.locator("body").press("u")
-    assert page.get_attribute("#last-trick", "aria-pressed") in ("true", "false")
+    page.wait_for_selector("#sheet-dialog:not([open])", state="attached")
+    play_hand(page, table)
+    page.wait_for_selector("#summary[open]")
+    axe_clean(page, f"hand summary {size}")
+    shot(page, f"layout-summary-{size}")
+    page.get_by_role("button", name="Cerrar", exact=True).click()
+    assert page.get_attribute("#last-trick", "aria-pressed") == "false"
+    page.locator("body").press("u")  # the last trick, back on the felt
+    assert page.get_attribute("#last-trick", "aria-pressed") == "true"
+    assert page.locator("#trick-cards .card.won").count() == 1
+    shot(page, f"layout-last-trick-{size}")
+    page.get_by_role("button", name="Resumen de la mano", exact=True).click()
+    page.wait_for_selector("#summary[open]")
+    assert errors == []
+    context.close()
+
+
+def play_hand(page: Page, table: str) -> int:
+    """Bids and plays seat 0's turns from the page until the hand ends; the
+    number of actions sent."""
+    sent = 0
+    for _ in range(500):
+        view = api_view(page, table)
+        game = view["game"]
+        if game["phase"] in ("hand_end", "game_over"):
+            return sent
+        if game["to_act"] != 0:
+            time.sleep(0.03)
+            continue
+        my_turn(page, table, game["phase"])
+        if game["phase"] == "bidding":
+            page.get_by_role("button", name="Apostar", exact=True).click()
+        else:
+            page.click("#hand-cards button.playable >> nth=0")
+        sent += 1
+        wait_version(page, table, view["version"] + 1)
+    raise AssertionError("the hand did not end")
+
+
+def test_a_hand_goes_over_the_live_socket(base: str, browser: Browser) -> None:
+    context = person(browser, base)
+    page = context.new_page()
+    errors = watch_errors(page)
+    posted: list[str] = []
+    acts: list[dict[str, Any]] = []
+    actions = re.compile(r"/api/tables/[^/]+/actions")
+    page.on("request", lambda r: posted.append(r.url) if actions.search(r.url) else None)
+
+    def watch(socket: Any) -> None:
+        def sent(payload: str | bytes) -> None:
+            message = json.loads(payload)
+            if message.get("type") == "act":
+                acts.append(message)
+
+        socket.on("framesent", sent)
+
+    page.on("websocket", watch)
+    table = robot_table(page, base, "Iris")
+    sent = play_hand(page, table)
+    page.get_by_role("button", name="SIGUIENTE MANO", exact=True).click()
+    wait_until(page, table, lambda v: v["game"]["hand_number"] == 2, "the second hand")
+    assert sent == 14  # a bid and 13 cards
+    assert [a["action"]["type"] for a in acts] == ["bid"] + ["play"] * 13 + ["next_hand"]
+    assert posted == []
+    assert errors == []
+    context.close()
+
+
+def test_a_renege_asks_first(base: str, browser: Browser) -> None:
+    context = person(browser, base)
+    page = context.new_page()
+    errors = watch_errors(page)
+    table = robot_table(page, base, "Olga")
+    assert api_view(page, table)["rules"].get("renege", "allowed") == "allowed"
+    for _ in range(2000):
+        view = api_view(page, table)
+        game = view["game"]
+        if game["phase"] == "hand_end":
+            page.get_by_role("button", name="SIGUIENTE MANO", exact=True).click()
+            wait_version(page, table, view["version"] + 1)
+            continue
+        if game["to_act"] != 0:
+            time.sleep(0.03)
+            continue
+        my_turn(page, table, game["phase"])
+        if game["phase"] == "bidding":
+            page.get_by_role("button", name="Apostar", exact=True).click()
+            wait_version(page, table, view["version"] + 1)
+            continue
+        off = [c for c in game["hand"] if c not in game["proper_plays"]]
+        if not off:
+            page.click("#hand-cards button.playable >> nth=0")
+            wait_version(page, table, view["version"] + 1)
+            continue
+        card = off[0]
+        led = game["trick"]["cards"][0][-1]
+        assert page.get_attribute(f"#hand-cards [data-card='{card}']", "aria-disabled") == "false"
+        page.click(f"#hand-cards [data-card='{card}']")
+        page.wait_for_selector("#confirm[open]")
+        message = page.inner_text("#confirm-message")
+        assert "igualmente" in message and {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[led] in message
+        axe_clean(page, "renege confirmation")
+        shot(page, "layout-renege-desktop")
+        page.get_by_role("button", name="No", exact=True).click()
+        time.sleep(0.5)
+        after = api_view(page, table)
+        assert after["version"] == view["version"] and card in after["game"]["hand"]
+        page.click(f"#hand-cards [data-card='{card}']")
+        page.wait_for_selector("#confirm[open]")
+        page.get_by_role("button", name="Sí", exact=True).click()
+        done = wait_version(page, table, view["version"] + 1)
+        game = done["game"]
+        played = [c for t in game["tricks"] for c in t["cards"]]
+        played += game["trick"]["cards"] if game["trick"] else []
+        assert card in played and card not in (game["hand"] or [])
+        assert errors == []
+        context.close()
+        return
+    raise AssertionError("no chance to renege came")
+
+
+SHEET_CELL = re.compile(r"^([+-]?\d+) \((-?\d+); (\d+) sacos\)$")
+
+
+def summary_numbers(page: Page, row: str) -> list[str]:
+    cells: list[str] = page.eval_on_selector_all(
+        f"#summary-body tr[data-row={row}] td", "els => els.map(e => e.textContent)"
+    )
+    return cells
+
+
+def test_the_summary_agrees_with_the_score_sheet(base: str, browser: Browser) -> None:
+    context = person(browser, base)
+    page = context.new_page()
+    errors = watch_errors(page)
+    table = robot_table(page, base, "Pilar", target="250")
+    hands = 0
+    for _ in range(100):
+        play_hand(page, table)
+        view = api_view(page, table)
+        game = view["game"]
+        if game["phase"] == "game_over":
+            break
+        page.wait_for_selector("#summary[open]")
+        if hands == 0:
+            axe_clean(page, "hand summary")
+        hands += 1
+        row = view["sheet"][-1]
+        assert page.inner_text("#summary-title") == f"Mano {row['hand']} terminada"
+        points = summary_numbers(page, "points")
+        totals = summary_numbers(page, "total")
+        bags = summary_numbers(page, "bags")
+        sheet_row = page.eval_on_selector_all(
+            "#sheet-body tr:last-child td", "els => els.map(e => e.textContent)"
+        )
+        for side, cell in enumerate(sheet_row):
+            match = SHEET_CELL.match(cell)
+            assert match, cell
+            assert int(points[side]) == int(match[1]) == row["points"][side]
+            assert int(totals[side]) == int(match[2]) == row["totals"][side]
+            assert int(bags[side]) == int(match[3]) == row["bags"][side]
+            contract = int(summary_numbers(page, "contract-points")[side])
+            penalty = int(summary_numbers(page, "penalty")[side].replace("−", "-"))
+            nils = sum(n["points"] for n in row["parts"][side]["nils"])
+            bonus = row["parts"][side]["bonus"]
+            assert contract + nils + bonus + penalty == row["points"][side]
+        label = "SIGUIENTE MANO" if game["result"] is None else "Confirmar el final"
+        page.locator("#summary").get_by_role("button", name=label, exact=True).click()
+        wait_version(page, table, view["version"] + 1)
+        if game["result"] is not None:
+            break
+    assert hands >= 1
+    page.wait_for_selector("#result h2")
+    assert page.locator("#summary[open]").count() == 0
+    assert len(api_view(page, table)["sheet"]) == hands
+    axe_clean(page, "game over")
     assert errors == []
     context.close()
