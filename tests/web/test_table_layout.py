@@ -68,6 +68,7 @@ def axe_clean(page: Page, state: str) -> None:
 
 def shot(page: Page, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
@@ -125,7 +126,7 @@ def wait_version(page: Page, table: str, at_least: int) -> dict[str, Any]:
     return wait_until(page, table, lambda v: v["version"] >= at_least, f"version {at_least}")
 
 
-def one_screen(page: Page, state: str) -> None:
+def one_screen(page: Page, state: str, cards_held: int = 13) -> None:
     """Status, felt, trick, score bar and every card of the hand inside the
     viewport at scroll 0; nothing to scroll sideways; targets big enough."""
     page.evaluate("window.scrollTo(0, 0)")
@@ -142,7 +143,7 @@ def one_screen(page: Page, state: str) -> None:
         "hand": page.get_by_role("toolbar", name="Tu mano", exact=True),
     }
     cards = parts["hand"].get_by_role("button").all()
-    assert len(cards) == 13, state
+    assert len(cards) == cards_held, state
     for name, locator in [*parts.items(), *((f"card {i}", c) for i, c in enumerate(cards))]:
         box = locator.bounding_box()
         assert box is not None, (state, name)
@@ -218,6 +219,52 @@ def test_bidding_and_playing_fit_one_screen(base: str, browser: Browser, size: s
     shot(page, f"layout-last-trick-{size}")
     page.get_by_role("button", name="Resumen de la mano", exact=True).click()
     page.wait_for_selector("#summary[open]")
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("players", [3, 5, 6])
+def test_three_five_and_six_players_around_the_felt(
+    base: str, browser: Browser, players: int
+) -> None:
+    context = person(browser, base, "phone")
+    page = context.new_page()
+    errors = watch_errors(page)
+    table = robot_table(page, base, "Teo", preset="sala", players=str(players))
+    view = my_turn(page, table, "bidding")
+    held = len(view["game"]["hand"])
+    assert held == 52 // players
+    one_screen(page, f"bidding, {players} players", held)
+    seats = page.locator("#seats .seat").all()
+    shot(page, f"layout-{players}-players-phone")
+    assert len(seats) == players
+    felt = page.get_by_role("region", name="Mesa", exact=True).bounding_box()
+    assert felt is not None
+    boxes = [s.bounding_box() for s in seats]
+    for box in boxes:
+        assert box is not None
+        assert felt["x"] <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"]
+        assert felt["y"] <= box["y"] and box["y"] + box["height"] <= felt["y"] + felt["height"]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert a is not None and b is not None
+            apart = (
+                a["x"] + a["width"] <= b["x"]
+                or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"]
+                or b["y"] + b["height"] <= a["y"]
+            )
+            assert apart, (a, b)
+    # in play order: each next seat further round, clockwise from yours at the bottom
+    order = page.eval_on_selector_all("#seats .seat", "els => els.map(e => Number(e.dataset.seat))")
+    assert order == [(0 + i) % players for i in range(players)]
+    axe_clean(page, f"bidding, {players} players")
+    shot(page, f"layout-{players}-players-phone")
+    page.get_by_role("button", name="Apostar", exact=True).click()
+    wait_version(page, table, view["version"] + 1)
+    my_turn(page, table, "playing")
+    one_screen(page, f"playing, {players} players", held)
+    shot(page, f"layout-{players}-players-playing-phone")
     assert errors == []
     context.close()
 
@@ -378,7 +425,7 @@ def test_the_summary_agrees_with_the_score_sheet(base: str, browser: Browser) ->
             break
     assert hands >= 1
     page.wait_for_selector("#result h2")
-    assert page.locator("#summary[open]").count() == 0
+    page.wait_for_function("!document.getElementById('summary').open")
     assert len(api_view(page, table)["sheet"]) == hands
     axe_clean(page, "game over")
     assert errors == []

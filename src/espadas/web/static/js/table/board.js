@@ -57,7 +57,11 @@ export function renderSeats(v) {
   const live = g && g.hand_number;
   const items = seatsOrder(v).map((seat) => {
     const info = v.seats[seat];
-    const name = info ? (info.robot ? seatLabel(v, seat) : info.name) : t("seat.empty");
+    // a robot's box says its level (its place is where it sits); screen readers hear the full label
+    const level = info && info.robot ? t(`robot.${info.robot}`) : "";
+    const robot = v.players === 4 ? t("seat.robot_box", { level }) : t("seat.robot_box_n", { level, n: seat + 1 });
+    const name = info ? (info.robot ? robot : info.name) : t("seat.empty");
+    const full = info && info.robot ? `<span class="sr-only">${escapeHtml(seatLabel(v, seat))}</span>` : "";
     const marks = [];
     if (seat === v.you) marks.push(t("ui.you"));
     const dealer = live && g.dealer === seat;
@@ -75,14 +79,14 @@ export function renderSeats(v) {
     const dealerMark = dealer ? `<span class="dealer-mark" aria-hidden="true">${escapeHtml(t("seat.dealer_short"))}</span>` : "";
     const turnMark = turn ? `<span class="turn-mark" aria-hidden="true">${escapeHtml(t("seat.turn_mark"))}</span>` : "";
     const said = marks.length ? `<span class="sr-only">, ${escapeHtml(marks.join(", "))}</span>` : "";
-    return `<li class="${cls}" data-seat="${seat}" style="${where}"><span class="seat-name">${escapeHtml(name)}</span>${said}
+    return `<li class="${cls}" data-seat="${seat}" style="${where}"><span class="seat-name">${full ? `<span aria-hidden="true">${escapeHtml(name)}</span>${full}` : escapeHtml(name)}</span>${said}
 <span class="seat-line">${dealerMark}${live ? seatLine(v, g, seat) : ""}${turnMark}</span></li>`;
   });
   $("seats").innerHTML = items.join("");
 }
 
 // A side's name short enough for the score bar
-function shortSide(v, side) {
+export function shortSide(v, side) {
   if (v.players === 4 && v.options.partnerships && (side === "ns" || side === "ew")) {
     if (v.you === null) {
       const letters = t("seat.letters").split(",");
@@ -90,6 +94,9 @@ function shortSide(v, side) {
     }
     return t((v.you % 2 === 0 ? "ns" : "ew") === side ? "side.us_short" : "side.them_short");
   }
+  const seat = Number(side);
+  const info = v.seats[seat];
+  if (info && info.robot) return t("seat.robot_short", { n: seat + 1 });
   return sideName(v, side);
 }
 
@@ -105,23 +112,36 @@ export function renderScores(v) {
   const sides = g ? g.sides : [];
   const rows = sides.map((side, i) => {
     const { contract, tricks } = sideFigures(v, g, side);
-    return `<tr><th scope="row">${escapeHtml(sideName(v, side))}</th><td>${g.scores[i]}</td><td>${g.bags[i]}</td>
+    return `<tr><th scope="row" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</th><td>${g.scores[i]}</td><td>${g.bags[i]}</td>
 <td>${g.hand_number ? contract : "—"}</td><td>${g.hand_number ? tricks : "—"}</td></tr>`;
   });
   $("scores-body").innerHTML = rows.join("");
-  const bar = sides.map((side, i) => {
-    const { contract, tricks } = sideFigures(v, g, side);
-    const hand = g.hand_number ? ` <span class="bar-hand">${escapeHtml(t("score.bar_hand", { tricks, contract }))}</span>` : "";
-    return `<li class="bar-side side-${i}"><span class="bar-name" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</span>
+  const bar = $("score-sides");
+  if (sides.length > 2) {
+    // three to six sides: a small table, one row a side
+    const rows = sides.map((side, i) => {
+      const f = sideFigures(v, g, side);
+      const hand = g.hand_number ? `${f.tricks}/${f.contract}` : "—";
+      return `<tr class="side-${i}"><th scope="row" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</th><td>${g.scores[i]}</td><td>${g.bags[i]}</td><td>${hand}</td></tr>`;
+    });
+    const head = ["score.row_points", "score.row_bags", "score.row_tricks"].map((k) => `<th scope="col">${escapeHtml(t(k))}</th>`);
+    bar.innerHTML = `<table class="bar-table"><thead><tr><td></td>${head.join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  } else {
+    const items = sides.map((side, i) => {
+      const { contract, tricks } = sideFigures(v, g, side);
+      const hand = g.hand_number ? ` <span class="bar-hand">${escapeHtml(t("score.bar_hand", { tricks, contract }))}</span>` : "";
+      return `<li class="bar-side side-${i}"><span class="bar-name" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</span>
 <span class="bar-points">${escapeHtml(t("score.bar_side", { points: g.scores[i], bags: g.bags[i] }))}</span>${hand}</li>`;
-  });
-  $("score-sides").innerHTML = bar.join("");
+    });
+    bar.innerHTML = `<ul>${items.join("")}</ul>`;
+  }
   $("scorebar").hidden = !g;
+  $("scorebar").classList.toggle("many", sides.length > 2);
 }
 
 export function renderSheet(v) {
   const g = v.game;
-  const head = (g ? g.sides : []).map((side) => `<th scope="col">${escapeHtml(sideName(v, side))}</th>`).join("");
+  const head = (g ? g.sides : []).map((side) => `<th scope="col" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</th>`).join("");
   $("sheet-head").innerHTML = `<th scope="col">${escapeHtml(t("sheet.hand"))}</th>${head}`;
   $("sheet-body").innerHTML = v.sheet
     .map((row) => {

@@ -3,6 +3,7 @@
 // and their penalty, and the new totals (the score sheet's own row), with NEXT
 // HAND and, where renege is allowed, the accusations.
 import { bidName, seatLabel, sideName, t } from "../i18n.js";
+import { shortSide } from "./board.js";
 import { confirmDialog, escapeHtml } from "../page.js";
 import { button, send } from "./commands.js";
 import { $, legalOf } from "./view.js";
@@ -38,7 +39,7 @@ function fill(v, row) {
   const g = v.game;
   $("summary-title").textContent = t("summary.title", { n: row.hand });
   $("summary-lead").textContent = t("summary.lead");
-  $("summary-head").innerHTML = `<td></td>${g.sides.map((s) => `<th scope="col">${escapeHtml(sideName(v, s))}</th>`).join("")}`;
+  $("summary-head").innerHTML = `<td></td>${g.sides.map((s) => `<th scope="col" title="${escapeHtml(sideName(v, s))}">${escapeHtml(shortSide(v, s))}</th>`).join("")}`;
   $("summary-body").innerHTML = rows(v, row)
     .map(([key, label, cells]) => `<tr data-row="${key}"><th scope="row">${escapeHtml(label)}</th>${cells.map((c, i) => `<td data-side="${i}">${escapeHtml(c)}</td>`).join("")}</tr>`)
     .join("");
@@ -47,16 +48,18 @@ function fill(v, row) {
   box.innerHTML = "";
   if (legalOf("next_hand").length) box.appendChild(button(t("action.next_hand"), () => send("next_hand"), "primary"));
   if (legalOf("confirm_end").length) box.appendChild(button(t("action.confirm_end"), () => send("confirm_end"), "primary"));
-  for (const a of legalOf("accuse")) {
-    const name = seatLabel(v, a.value);
-    box.appendChild(button(t("action.accuse", { name }), async () => {
-      if (await confirmDialog(t("confirm.accuse", { name }))) send("accuse", a.value);
-    }));
-  }
   box.appendChild(button(t("page.close"), () => {
     closedFor = row.hand;
     $("summary").close();
   }));
+  const accuse = $("summary-accuse");
+  accuse.innerHTML = "";
+  for (const a of legalOf("accuse")) {
+    const name = seatLabel(v, a.value);
+    accuse.appendChild(button(t("action.accuse", { name }), async () => {
+      if (await confirmDialog(t("confirm.accuse", { name }))) send("accuse", a.value);
+    }));
+  }
 }
 
 export function summaryRow(v) {
@@ -78,7 +81,8 @@ export function renderSummary(v) {
   if (!wasOpen && closedFor !== row.hand) {
     dialog.showModal();
     const first = dialog.querySelector("button");
-    if (first) first.focus();
+    if (first) first.focus({ preventScroll: true });
+    dialog.scrollTop = 0; // the title first, even on a short screen
   }
 }
 
