@@ -166,7 +166,8 @@ def one_screen(page: Page, state: str, cards_held: int = 13) -> None:
               const o = later.getBoundingClientRect();
               const sameRow = Math.abs(o.top - r.top) < r.height / 2;
               if (sameRow && o.left > r.left && o.left < right) right = o.left;
-              if (!sameRow && o.top > r.top && o.top < bottom && o.left < r.right && o.right > r.left) bottom = o.top;
+              const across = o.left < r.right && o.right > r.left;
+              if (!sameRow && across && o.top > r.top && o.top < bottom) bottom = o.top;
             }
             return [c.dataset.card, right - r.left, bottom - r.top];
           });
@@ -219,6 +220,11 @@ def test_bidding_and_playing_fit_one_screen(base: str, browser: Browser, size: s
     shot(page, f"layout-last-trick-{size}")
     page.get_by_role("button", name="Resumen de la mano", exact=True).click()
     page.wait_for_selector("#summary[open]")
+    # short animations, none under prefers-reduced-motion
+    motion = "getComputedStyle(document.querySelector('#trick-cards .card')).transitionDuration"
+    assert page.evaluate(motion) not in ("0s", "")
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(motion) == "0s"
     assert errors == []
     context.close()
 
@@ -429,4 +435,40 @@ def test_the_summary_agrees_with_the_score_sheet(base: str, browser: Browser) ->
     assert len(api_view(page, table)["sheet"]) == hands
     axe_clean(page, "game over")
     assert errors == []
+    context.close()
+
+
+def test_a_refusal_over_the_socket_speaks_the_page_language(base: str, browser: Browser) -> None:
+    context = person(browser, base)  # the browser asks for Spanish
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(base + "/ayuda")
+    page.click("#lang-switch")  # the person chooses English
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    page.goto(base + "/")
+    page.wait_for_selector("#signin:visible")
+    page.fill("#name", "Uma")
+    page.click("#signin button[type=submit]")
+    page.wait_for_selector("#create", state="visible")
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/mesa/**")
+    page.get_by_role("button", name="Fill with robots", exact=True).click()
+    page.get_by_role("button", name="Start the game", exact=True).click()
+    table = page.url.rsplit("/", 1)[1]
+    view = wait_until(
+        page, table, lambda v: v["game"]["phase"] == "bidding" and v["game"]["to_act"] == 0, "bid"
+    )
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if "/actions" in r.url else None)
+    card = view["game"]["hand"][0]
+    page.evaluate(
+        "(card) => import('/static/js/table/commands.js').then((m) => m.send('play', card))", card
+    )
+    page.wait_for_selector("#error:not([hidden])")
+    catalog = json.loads(
+        (Path(__file__).resolve().parents[2] / "src/espadas/i18n/en.json").read_text()
+    )
+    assert page.inner_text("#error") == catalog["errors"]["bids_due"]
+    assert [u for u in posted if "/api/" in u] == []
+    assert [e for e in errors if "409" not in e] == []
     context.close()

@@ -1,5 +1,6 @@
 // Keyboard shortcuts: arrows move between the cards of your hand; C, F, V or I,
-// S and T read the table aloud; B goes to the bid; ? lists the shortcuts.
+// S and T read the table aloud; B goes to the bid; U shows the last trick on
+// the felt; ? lists the shortcuts.
 import { bidName, cardName, seatLabel, sideName, t } from "../i18n.js";
 import { announce } from "../page.js";
 import { toggleLast } from "./trick.js";
