@@ -57,6 +57,7 @@ function draw() {
   const last = g && g.tricks.length ? g.tricks[g.tricks.length - 1] : null;
   const button = $("last-trick");
   button.disabled = !last;
+  button.hidden = !g || !g.hand_number;
   button.setAttribute("aria-pressed", showLast && last ? "true" : "false");
   box.classList.toggle("showing-last", Boolean(showLast && last));
   const live = g && g.trick && g.trick.cards.length ? g.trick : null;
