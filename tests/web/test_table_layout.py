@@ -472,3 +472,38 @@ def test_a_refusal_over_the_socket_speaks_the_page_language(base: str, browser: 
     assert [u for u in posted if "/api/" in u] == []
     assert [e for e in errors if "409" not in e] == []
     context.close()
+
+
+def test_while_the_socket_reconnects_actions_go_by_http(base: str, browser: Browser) -> None:
+    context = person(browser, base)
+    page = context.new_page()
+    errors = watch_errors(page)
+    blocked = [False]
+    open_routes: list[Any] = []
+
+    def route(socket: Any) -> None:
+        if blocked[0]:
+            socket.close()
+            return
+        socket.connect_to_server()
+        open_routes.append(socket)
+
+    page.route_web_socket(re.compile(r"/api/tables/[^/]+/live"), route)
+    posted: list[str] = []
+    actions = re.compile(r"/api/tables/[^/]+/actions")
+    page.on("request", lambda r: posted.append(r.method) if actions.search(r.url) else None)
+    table = robot_table(page, base, "Vera")
+    view = my_turn(page, table, "bidding")
+    blocked[0] = True
+    for socket in open_routes:
+        socket.close()  # the socket drops; reopening it is refused for now
+    page.get_by_role("button", name="Apostar", exact=True).click()
+    wait_version(page, table, view["version"] + 1)
+    assert posted == ["POST"]
+    blocked[0] = False  # the socket comes back: the next action goes over it
+    view = my_turn(page, table, "playing")
+    page.click("#hand-cards button.playable >> nth=0")
+    wait_version(page, table, view["version"] + 1)
+    assert posted == ["POST"]
+    assert [e for e in errors if "WebSocket" not in e] == []
+    context.close()

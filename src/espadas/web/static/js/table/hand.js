@@ -91,13 +91,17 @@ export function layOut() {
   box.replaceChildren(...made);
 }
 
+let dealtHand = null; // the hand number whose cards were dealt on screen
+
 export function renderHand(v) {
   const g = v.game;
   const box = $("hand-cards");
   const section = $("hand");
+  const focused = box.contains(document.activeElement) ? document.activeElement.dataset.card || "" : null;
   section.hidden = v.you === null || !g || !g.hand_number;
   box.innerHTML = "";
   box.dataset.cards = "";
+  if (!g || !g.hand_number) dealtHand = 0; // the first deal will be seen
   if (section.hidden) return;
   if (g.hand === null) {
     box.innerHTML = `<div class="face-down">${backSvg()}<p>${escapeHtml(t("hand.face_down"))}</p></div>`;
@@ -118,9 +122,24 @@ export function renderHand(v) {
     box.appendChild(button);
   }
   box.dataset.cards = sorted.join(",");
+  // a new hand is dealt: the cards come in one after another (a short animation)
+  box.classList.toggle("deal", dealtHand !== null && dealtHand !== g.hand_number);
+  if (dealtHand !== g.hand_number) {
+    [...box.children].forEach((b, i) => b.style.setProperty("--i", i));
+    dealtHand = g.hand_number;
+  }
   const first = box.querySelector(".hand-card.playable") || box.querySelector(".hand-card");
   if (first) first.tabIndex = 0;
   layOut();
+  // keyboard players keep their place in the hand when a new view comes
+  if (focused !== null) {
+    const again = box.querySelector(`[data-card="${focused}"]`) || first;
+    if (again) {
+      for (const b of box.querySelectorAll(".hand-card")) b.tabIndex = -1;
+      again.tabIndex = 0;
+      again.focus({ preventScroll: true });
+    }
+  }
 }
 
 window.addEventListener("resize", () => {
