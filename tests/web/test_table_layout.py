@@ -28,6 +28,27 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "test-screenshots"
 SIZES = {"phone": (360, 640), "landscape": (640, 360), "desktop": (1280, 800)}
+# the stable names (and the buttons the tests press), in both languages
+TEXTS = {
+    "es": {
+        "robots": "Completar con robots",
+        "start": "Empezar la partida",
+        "bid": "Apostar",
+        "felt": "Mesa",
+        "trick": "Baza en curso",
+        "score": "Puntos",
+        "hand": "Tu mano",
+    },
+    "en": {
+        "robots": "Fill with robots",
+        "start": "Start the game",
+        "bid": "Bid",
+        "felt": "Table",
+        "trick": "Trick in progress",
+        "score": "Score",
+        "hand": "Your hand",
+    },
+}
 
 
 @pytest.fixture(scope="module")
@@ -42,11 +63,13 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-def person(browser: Browser, base: str, size: str = "desktop") -> BrowserContext:
+def person(
+    browser: Browser, base: str, size: str = "desktop", locale: str = "es-ES"
+) -> BrowserContext:
     width, height = SIZES[size]
     context = browser.new_context(
         viewport={"width": width, "height": height},
-        locale="es-ES",
+        locale=locale,
         base_url=base,
         bypass_csp=True,
     )
@@ -79,8 +102,8 @@ def api_view(page: Page, table: str) -> dict[str, Any]:
     return data
 
 
-def robot_table(page: Page, base: str, name: str, **choices: str) -> str:
-    """A table of ``name`` and three robots, started."""
+def robot_table(page: Page, base: str, name: str, lang: str = "es", **choices: str) -> str:
+    """A table of ``name`` and robots, started."""
     page.goto(base + "/")
     page.wait_for_selector("#create:visible, #signin:visible")
     if page.locator("#signin").is_visible():
@@ -91,8 +114,8 @@ def robot_table(page: Page, base: str, name: str, **choices: str) -> str:
         page.select_option(f"#{field}", value)
     page.click("#create button[type=submit]")
     page.wait_for_url("**/mesa/**")
-    page.get_by_role("button", name="Completar con robots", exact=True).click()
-    page.get_by_role("button", name="Empezar la partida", exact=True).click()
+    page.get_by_role("button", name=TEXTS[lang]["robots"], exact=True).click()
+    page.get_by_role("button", name=TEXTS[lang]["start"], exact=True).click()
     page.wait_for_selector("#hand-cards button, .face-down")
     return page.url.rsplit("/", 1)[1]
 
@@ -114,7 +137,7 @@ def my_turn(page: Page, table: str, phase: str) -> dict[str, Any]:
         lambda v: v["game"]["phase"] == phase and v["game"]["to_act"] == 0,
         f"my turn in {phase}",
     )
-    page.wait_for_function("document.title.includes('¡')")
+    page.wait_for_function("/^(¡Tu turno!|Your turn!)/.test(document.title)")
     page.wait_for_function(
         "(v) => document.querySelectorAll('#hand-cards .hand-card').length === v",
         arg=len(view["game"]["hand"]),
@@ -126,21 +149,21 @@ def wait_version(page: Page, table: str, at_least: int) -> dict[str, Any]:
     return wait_until(page, table, lambda v: v["version"] >= at_least, f"version {at_least}")
 
 
-def one_screen(page: Page, state: str, cards_held: int = 13) -> None:
+def one_screen(page: Page, state: str, cards_held: int = 13, lang: str = "es") -> None:
     """Status, felt, trick, score bar and every card of the hand inside the
     viewport at scroll 0; nothing to scroll sideways; targets big enough."""
     page.evaluate("window.scrollTo(0, 0)")
     size = page.viewport_size
     assert size is not None
     width, height = size["width"], size["height"]
+    names = TEXTS[lang]
+    felt = page.get_by_role("region", name=names["felt"], exact=True)
     parts = {
         "status": page.get_by_role("status"),
-        "felt": page.get_by_role("region", name="Mesa", exact=True),
-        "trick": page.get_by_role("region", name="Mesa", exact=True).get_by_role(
-            "region", name="Baza en curso", exact=True
-        ),
-        "score": page.get_by_role("region", name="Puntos", exact=True),
-        "hand": page.get_by_role("toolbar", name="Tu mano", exact=True),
+        "felt": felt,
+        "trick": felt.get_by_role("region", name=names["trick"], exact=True),
+        "score": page.get_by_role("region", name=names["score"], exact=True),
+        "hand": page.get_by_role("toolbar", name=names["hand"], exact=True),
     }
     cards = parts["hand"].get_by_role("button").all()
     assert len(cards) == cards_held, state
@@ -271,6 +294,29 @@ def test_three_five_and_six_players_around_the_felt(
     my_turn(page, table, "playing")
     one_screen(page, f"playing, {players} players", held)
     shot(page, f"layout-{players}-players-playing-phone")
+    assert errors == []
+    context.close()
+
+
+def test_in_english_the_same_names_and_one_screen(base: str, browser: Browser) -> None:
+    context = person(browser, base, "phone", locale="en-US")
+    page = context.new_page()
+    errors = watch_errors(page)
+    table = robot_table(page, base, "Ann", lang="en")
+    view = my_turn(page, table, "bidding")
+    one_screen(page, "bidding in English", lang="en")
+    shot(page, "layout-bidding-phone-en")
+    page.get_by_role("button", name="Bid", exact=True).click()
+    wait_version(page, table, view["version"] + 1)
+    view = my_turn(page, table, "playing")
+    one_screen(page, "playing in English", lang="en")
+    card = page.get_by_role("toolbar", name="Your hand", exact=True).get_by_role("button").first
+    assert re.fullmatch(
+        r"(ace|king|queen|jack|\w+) of (spades|hearts|diamonds|clubs)",
+        card.get_attribute("aria-label") or "",
+    )
+    shot(page, "layout-playing-phone-en")
+    axe_clean(page, "playing in English")
     assert errors == []
     context.close()
 
