@@ -45,7 +45,7 @@ from espadas.engine.game import Accusation, Game
 from espadas.engine.hand import Hand, seat_name, trick_winner
 from espadas.engine.result import Result, ScoredHand
 from espadas.engine.rules import OPTIONS, PRESETS, Rules
-from espadas.engine.scoring import HandScore, score_hand
+from espadas.engine.scoring import HandScore, SideParts, explain_hand, score_hand
 from espadas.engine.view import FullView, PlayerView, PublicView, Trick, full_view
 
 __all__ = [
@@ -89,11 +89,13 @@ __all__ = [
     "RuleError",
     "Rules",
     "ScoredHand",
+    "SideParts",
     "Suit",
     "Timeout",
     "Trick",
     "WrongPhase",
     "deal_cards",
+    "explain_hand",
     "full_view",
     "score_hand",
     "seat_name",

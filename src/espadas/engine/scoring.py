@@ -93,3 +93,69 @@ def score_hand(
         new_bags.append(total_bags)
         penalties.append(penalty)
     return _tuple_new(HandScore, (points, new_bags, penalties))
+
+
+class SideParts(NamedTuple):
+    """Where one side's points of a hand come from (what a hand summary shows).
+
+    ``contract_points`` is what the contract earned or lost (overtricks
+    included), ``nils`` one ``(seat, blind, made, points)`` per Nil bid,
+    ``bonus`` the extra points of the ``bonuses`` option, ``new_bags`` the bags
+    this hand added and ``penalty`` the bag penalty; their sum, less the
+    penalty, is the side's :attr:`HandScore.points`.
+    """
+
+    contract: int
+    tricks: int
+    contract_points: int
+    nils: list[tuple[int, bool, bool, int]]
+    bonus: int
+    new_bags: int
+    penalty: int
+
+
+def explain_hand(
+    rules: Rules,
+    bids: Sequence[int],
+    blind: Sequence[bool],
+    tricks: Sequence[int],
+    bags: Sequence[int],
+) -> list[SideParts]:
+    """The parts of :func:`score_hand`'s points, per side (same arguments).
+
+    >>> from espadas.engine.rules import Rules
+    >>> r = Rules.from_preset("estandar")
+    >>> ns, ew = explain_hand(r, [4, 0, 3, 0], [False] * 4, [5, 0, 4, 4], [0, 0])
+    >>> ns.contract, ns.tricks, ns.contract_points, ns.new_bags
+    (7, 9, 72, 2)
+    >>> ew.nils, ew.contract_points, ew.new_bags
+    ([(1, False, True, 100), (3, False, False, -96)], 0, 4)
+    """
+    score = score_hand(rules, bids, blind, tricks, bags)
+    out: list[SideParts] = []
+    for side, seats in enumerate(_SIDE_SEATS[rules.partnerships, rules.players]):
+        nils: list[tuple[int, bool, bool, int]] = []
+        contract = taken = new_bags = bonus = 0
+        for seat in seats:
+            if bids[seat] == 0:
+                value = 200 if blind[seat] else 100
+                made = tricks[seat] == 0
+                extra = 0 if made or rules.quicksand else tricks[seat]
+                nils.append((seat, blind[seat], made, (value if made else -value) + extra))
+                new_bags += extra
+            else:
+                contract += bids[seat]
+                taken += tricks[seat]
+        if contract > 0 and taken >= contract:
+            over = taken - contract
+            if not rules.quicksand:
+                new_bags += over
+            if rules.bonuses:
+                if contract <= 2 and over == 0 and rules.players in (3, 4):
+                    bonus += 20
+                bonus += 10 * max(0, contract - BIG_CONTRACT_FROM[rules.players])
+        penalty = score.penalties[side]
+        nil_points = sum(n[3] for n in nils)
+        contract_points = score.points[side] + penalty - nil_points - bonus
+        out.append(SideParts(contract, taken, contract_points, nils, bonus, new_bags, penalty))
+    return out

@@ -65,7 +65,10 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=4404)
         return
     await websocket.accept()
-    lang = request_lang(websocket.headers.get("accept-language"))
+    # the page passes its chosen language (?lang=en); else the browser's
+    lang = request_lang(
+        websocket.query_params.get("lang") or websocket.headers.get("accept-language")
+    )
     limit: RateLimit = app.state.limit
     seated = None if player is None else player.id
     flag = hub.subscribe(table_id, seated)

@@ -37,8 +37,10 @@ from espadas.engine import (
     PlayerView,
     PublicView,
     Rules,
+    SideParts,
     Trick,
     codec,
+    explain_hand,
 )
 from espadas.tables.clock import TURN_LIMIT
 from espadas.tables.table import Table
@@ -285,12 +287,18 @@ def options_of(rules: Rules) -> dict[str, Any]:
 
 def sheet(table: Table) -> list[dict[str, Any]]:
     """The score sheet: per finished hand, the bids, tricks taken, the points
-    (bag penalty included), bags and totals of each side."""
+    (bag penalty included), bags and totals of each side, where those points
+    come from (``parts``, per side) and the side that took every trick
+    (``boston``, or ``None``)."""
     game = table.game
     if game is None:
         return []
     rows = []
+    bags = [0] * table.rules.sides
     for number, (hand, finished) in enumerate(zip(game.hands, game.scored, strict=False), 1):
+        bids = [0 if b is None else b for b in hand.bids]
+        parts = explain_hand(table.rules, bids, hand.blind, hand.tricks, bags)
+        bags = list(finished.score.bags)
         rows.append(
             {
                 "hand": number,
@@ -302,9 +310,28 @@ def sheet(table: Table) -> list[dict[str, Any]]:
                 "points": list(finished.score.points),
                 "bags": list(finished.score.bags),
                 "totals": list(finished.totals),
+                "parts": [_parts(p) for p in parts],
+                "boston": None
+                if finished.boston is None
+                else table.rules.side_name(finished.boston),
             }
         )
     return rows
+
+
+def _parts(parts: SideParts) -> dict[str, Any]:
+    return {
+        "contract": parts.contract,
+        "tricks": parts.tricks,
+        "contract_points": parts.contract_points,
+        "nils": [
+            {"seat": seat, "blind": blind, "made": made, "points": points}
+            for seat, blind, made, points in parts.nils
+        ],
+        "bonus": parts.bonus,
+        "new_bags": parts.new_bags,
+        "penalty": parts.penalty,
+    }
 
 
 def review(table: Table) -> dict[str, Any] | None:

@@ -1,4 +1,5 @@
 // The JSON API of espadas serve: every change carries the CSRF token (double submit).
+import { lang } from "./i18n.js";
 
 export function csrfToken() {
   const match = document.cookie.match(/(?:^|;\s*)espadas_csrf=([^;]+)/);
@@ -6,7 +7,8 @@ export function csrfToken() {
 }
 
 export async function call(method, path, body) {
-  const headers = { "accept": "application/json" };
+  // refusals come in the page's language, not only the browser's
+  const headers = { "accept": "application/json", "accept-language": lang };
   if (method !== "GET") {
     headers["x-csrf-token"] = csrfToken();
   }

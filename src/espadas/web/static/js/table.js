@@ -1,4 +1,5 @@
-// The table page: seats, your hand, the trick, bids, scores, and every action,
+// The table page: the felt with the seats around it and the trick, your hand,
+// the score bar, bids, the hand's summary, and every action,
 // by mouse, touch and keyboard; an ARIA live region says what happens.
 // Each concern is a module under table/; this one renders a view and starts.
 import { call, session, signIn } from "./api.js";
@@ -7,11 +8,14 @@ import { announce, setUp, showError } from "./page.js";
 import { renderActions } from "./table/actions.js";
 import { changes, notifyTurn } from "./table/announcements.js";
 import { mountChat, renderChat } from "./table/chat.js";
-import { renderHand, renderInvite, renderRules, renderScores, renderSeats, renderSheet, renderStatus, renderTrick } from "./table/board.js";
+import { renderInvite, renderRules, renderScores, renderSeats, renderSheet, renderStatus } from "./table/board.js";
 import { renderResult } from "./table/finish.js";
+import { renderHand } from "./table/hand.js";
 import { onKey } from "./table/keys.js";
 import { connect } from "./table/live.js";
 import { setUpNotices, showMode } from "./table/notices.js";
+import { renderSummary, setUpSummary } from "./table/summary.js";
+import { renderTrick, setUpTrick } from "./table/trick.js";
 import { $, onReceive, setView, tableId, view } from "./table/view.js";
 
 function render(v) {
@@ -26,6 +30,7 @@ function render(v) {
   renderInvite(v);
   renderResult(v);
   renderChat(v);
+  renderSummary(v);
   $("faults").textContent = v.faults ? t("table.faults", { n: v.faults }) : "";
 }
 
@@ -67,6 +72,10 @@ async function main() {
     }
   });
   $("close-shortcuts").addEventListener("click", () => $("shortcuts").close());
+  $("open-sheet").addEventListener("click", () => $("sheet-dialog").showModal());
+  $("close-sheet").addEventListener("click", () => $("sheet-dialog").close());
+  setUpTrick();
+  setUpSummary();
   setUpNotices();
   const presets = await call("GET", "/api/presets");
   if (presets.ok) window.espadasRobots = presets.data.robots;

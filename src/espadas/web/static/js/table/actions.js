@@ -1,16 +1,20 @@
-// The actions row: look, bid, NEXT HAND, confirm the end, accuse, claim and
-// abandon; before the start the creator's setup, after the end the rematch.
+// The actions row: look, bid, accuse, claim and abandon (NEXT HAND is in the
+// hand's summary); before the start the creator's setup, after the end the rematch.
 import { bidName, lang, seatLabel, t } from "../i18n.js";
 import { confirmDialog } from "../page.js";
 import { button, send } from "./commands.js";
 import { renderFinished } from "./finish.js";
 import { renderSetup } from "./setup.js";
+import { openSummary, summaryRow } from "./summary.js";
 import { $, legalOf } from "./view.js";
 
 export function renderActions(v) {
   const g = v.game;
   const box = $("actions");
   box.innerHTML = "";
+  // what is not needed to act on your turn goes under the play area
+  const more = $("more-actions");
+  more.innerHTML = "";
   const creator = v.creator;
   if (v.status === "waiting") {
     if (creator) renderSetup(v, box);
@@ -43,12 +47,17 @@ export function renderActions(v) {
     wrap.append(label, select, button(t("action.bid"), () => send("bid", JSON.parse(select.value)), "primary"));
     box.appendChild(wrap);
   }
-  if (legalOf("next_hand").length) box.appendChild(button(t("action.next_hand"), () => send("next_hand"), "primary"));
-  if (legalOf("confirm_end").length) box.appendChild(button(t("action.confirm_end"), () => send("confirm_end"), "primary"));
+  const summary = summaryRow(v);
+  if (summary) {
+    // NEXT HAND, the end and the accusations are in the hand's summary
+    box.appendChild(button(t("table.summary_open"), openSummary, "primary"));
+  } else if (legalOf("confirm_end").length) {
+    box.appendChild(button(t("action.confirm_end"), () => send("confirm_end"), "primary"));
+  }
   const accusations = legalOf("accuse");
-  if (accusations.length && !g.result) {
+  if (accusations.length && !g.result && !summary) {
     for (const a of accusations) {
-      box.appendChild(
+      more.appendChild(
         button(t("action.accuse", { name: seatLabel(v, a.value) }), async () => {
           if (await confirmDialog(t("confirm.accuse", { name: seatLabel(v, a.value) }))) send("accuse", a.value);
         }),
@@ -66,7 +75,7 @@ export function renderActions(v) {
     }
   }
   if (!g.result) {
-    box.appendChild(
+    more.appendChild(
       button(t("action.abandon"), async () => {
         if (await confirmDialog(t("confirm.abandon"))) send("abandon");
       }, "danger"),

@@ -1,10 +1,8 @@
-// The board: status line, seats, the trick and the last trick, your hand, the
-// scores, the score sheet, the rules in words and the invitation link.
-import { cardElement, backSvg } from "../cards.js";
-import { bidName, cardName, seatLabel, sideName, t } from "../i18n.js";
-import { announce, escapeHtml } from "../page.js";
-import { send } from "./commands.js";
-import { $, legalOf, reasonText, seatsOrder, sideOfSeat } from "./view.js";
+// The board: status line, the seats around the felt, the score bar, the score
+// sheet, the rules in words and the invitation link.
+import { bidName, seatLabel, sideName, t } from "../i18n.js";
+import { escapeHtml } from "../page.js";
+import { $, reasonText, seatsOrder, sideOfSeat } from "./view.js";
 
 const baseTitle = document.title;
 
@@ -38,128 +36,112 @@ export function renderStatus(v) {
   document.title = yourTurn ? `${t("mail.push.turn")} · ${baseTitle}` : baseTitle;
 }
 
+// Where seat i (counting from yours, in play order) sits around the felt: you
+// at the bottom, then clockwise (left, top, right for four players).
+export function seatSpot(v, seat) {
+  const start = v.you === null ? 0 : v.you;
+  const i = (seat - start + v.players) % v.players;
+  const angle = ((90 + (i * 360) / v.players) * Math.PI) / 180;
+  return { x: Math.cos(angle), y: Math.sin(angle) };
+}
+
+function seatLine(v, g, seat) {
+  const bid = bidName(g.bids[seat]);
+  const nil = g.bids[seat] === 0 || g.bids[seat] === "blind_nil" ? " nil" : "";
+  const facts = `${t("seat.sr_facts", { bid, n: g.tricks_taken[seat] })}, ${t("seat.cards", { n: g.cards_left[seat] })}`;
+  return `<span class="bid-tricks${nil}" aria-hidden="true">${escapeHtml(bid)} / ${g.tricks_taken[seat]}</span><span class="sr-only">${escapeHtml(facts)}</span>`;
+}
+
 export function renderSeats(v) {
   const g = v.game;
+  const live = g && g.hand_number;
   const items = seatsOrder(v).map((seat) => {
     const info = v.seats[seat];
-    const name = info ? escapeHtml(info.name === `robot:${info.robot}` ? seatLabel(v, seat) : info.name) : escapeHtml(t("seat.empty"));
+    // a robot's box says its level (its place is where it sits); screen readers hear the full label
+    const level = info && info.robot ? t(`robot.${info.robot}`) : "";
+    const robot = v.players === 4 ? t("seat.robot_box", { level }) : t("seat.robot_box_n", { level, n: seat + 1 });
+    const name = info ? (info.robot ? robot : info.name) : t("seat.empty");
+    const full = info && info.robot ? `<span class="sr-only">${escapeHtml(seatLabel(v, seat))}</span>` : "";
     const marks = [];
     if (seat === v.you) marks.push(t("ui.you"));
-    if (g && g.dealer === seat && g.hand_number) marks.push(t("seat.dealer"));
-    if (g && g.to_act === seat) marks.push(t("seat.turn"));
-    const facts = [];
-    if (g && g.hand_number) {
-      facts.push(t("seat.bid", { bid: bidName(g.bids[seat]) }));
-      facts.push(t("seat.tricks", { n: g.tricks_taken[seat] }));
-      facts.push(t("seat.cards", { n: g.cards_left[seat] }));
-    }
-    const turn = g && g.to_act === seat ? " turn" : "";
-    return `<li class="seat${turn}" data-seat="${seat}"><span class="seat-name">${name}</span>
-<span class="seat-marks">${escapeHtml(marks.join(" · "))}</span>
-<span class="seat-facts">${escapeHtml(facts.join(" · "))}</span></li>`;
+    const dealer = live && g.dealer === seat;
+    if (dealer) marks.push(t("seat.dealer"));
+    const turn = g && g.to_act === seat && !g.result;
+    if (turn) marks.push(t("seat.turn"));
+    const spot = seatSpot(v, seat);
+    // seats near an edge lean on it, so that their box stays on the felt
+    const ax = spot.x < -0.5 ? 0 : spot.x > 0.5 ? 1 : 0.5;
+    const ay = spot.y < -0.5 ? 0 : 0.5;
+    const across = ax === 0.5 ? `left:${(50 + 41 * spot.x).toFixed(1)}%` : ax === 0 ? "left:1%" : "right:1%";
+    const down = ay === 0 ? "top:1%" : `top:${(50 + 39 * spot.y).toFixed(1)}%`;
+    const where = `${across};${down};--ax:${ax === 0.5 ? 0.5 : 0};--ay:${ay}`;
+    const cls = `seat${turn ? " turn" : ""}${seat === v.you ? " mine" : ""}`;
+    const dealerMark = dealer ? `<span class="dealer-mark" aria-hidden="true">${escapeHtml(t("seat.dealer_short"))}</span>` : "";
+    const turnMark = turn ? `<span class="turn-mark" aria-hidden="true">${escapeHtml(t("seat.turn_mark"))}</span>` : "";
+    const said = marks.length ? `<span class="sr-only">, ${escapeHtml(marks.join(", "))}</span>` : "";
+    return `<li class="${cls}" data-seat="${seat}" style="${where}"><span class="seat-name">${full ? `<span aria-hidden="true">${escapeHtml(name)}</span>${full}` : escapeHtml(name)}</span>${said}
+<span class="seat-line">${dealerMark}${live ? seatLine(v, g, seat) : ""}${turnMark}</span></li>`;
   });
   $("seats").innerHTML = items.join("");
 }
 
-export function renderTrick(v) {
-  const g = v.game;
-  const box = $("trick-cards");
-  box.innerHTML = "";
-  const trick = g && g.trick && g.trick.cards.length ? g.trick : null;
-  if (!trick) {
-    box.innerHTML = `<p class="empty">${escapeHtml(t("trick.empty"))}</p>`;
-  } else {
-    trick.cards.forEach((card, i) => {
-      const seat = (trick.leader + i) % v.players;
-      const figure = document.createElement("figure");
-      figure.className = "played";
-      figure.appendChild(cardElement(card));
-      const caption = document.createElement("figcaption");
-      caption.textContent = seatLabel(v, seat);
-      figure.appendChild(caption);
-      box.appendChild(figure);
-    });
+// A side's name short enough for the score bar
+export function shortSide(v, side) {
+  if (v.players === 4 && v.options.partnerships && (side === "ns" || side === "ew")) {
+    if (v.you === null) {
+      const letters = t("seat.letters").split(",");
+      return side === "ns" ? `${letters[0]}–${letters[2]}` : `${letters[1]}–${letters[3]}`;
+    }
+    return t((v.you % 2 === 0 ? "ns" : "ew") === side ? "side.us_short" : "side.them_short");
   }
-  const last = g && g.tricks.length ? g.tricks[g.tricks.length - 1] : null;
-  const lastBox = $("last-trick-cards");
-  lastBox.innerHTML = "";
-  if (last) {
-    last.cards.forEach((card, i) => {
-      const figure = document.createElement("figure");
-      figure.className = "played";
-      figure.appendChild(cardElement(card));
-      const caption = document.createElement("figcaption");
-      caption.textContent = seatLabel(v, (last.leader + i) % v.players);
-      figure.appendChild(caption);
-      lastBox.appendChild(figure);
-    });
-    const p = document.createElement("p");
-    p.textContent = t("trick.won_by", { name: seatLabel(v, last.winner) });
-    lastBox.appendChild(p);
-  } else {
-    lastBox.innerHTML = `<p>${escapeHtml(t("trick.none_yet"))}</p>`;
-  }
+  const seat = Number(side);
+  const info = v.seats[seat];
+  if (info && info.robot) return t("seat.robot_short", { n: seat + 1 });
+  return sideName(v, side);
 }
 
-export function renderHand(v) {
-  const g = v.game;
-  const box = $("hand-cards");
-  const section = $("hand");
-  section.hidden = v.you === null || !g || !g.hand_number;
-  box.innerHTML = "";
-  if (section.hidden) return;
-  if (g.hand === null) {
-    box.innerHTML = `<div class="face-down">${backSvg()}<p>${escapeHtml(t("hand.face_down"))}</p></div>`;
-    return;
-  }
-  const playable = new Set(legalOf("play").map((a) => a.value));
-  let first = true;
-  for (const suit of ["S", "H", "D", "C"]) {
-    const cards = g.hand.filter((c) => c.endsWith(suit));
-    if (!cards.length) continue;
-    const group = document.createElement("div");
-    group.className = "suit-group";
-    group.setAttribute("role", "group");
-    group.setAttribute("aria-label", t(`suit.plural.${suit}`));
-    for (const card of cards) {
-      const button = cardElement(card, "button");
-      button.type = "button";
-      button.classList.add("hand-card");
-      const can = playable.has(card);
-      button.setAttribute("aria-disabled", can ? "false" : "true");
-      button.classList.toggle("playable", can);
-      button.tabIndex = first ? 0 : -1;
-      first = false;
-      button.addEventListener("click", () => {
-        if (legalOf("play").some((a) => a.value === card)) send("play", card);
-        else announce(t("hand.not_now", { card: cardName(card) }));
-      });
-      group.appendChild(button);
-    }
-    box.appendChild(group);
-  }
-  const firstPlayable = box.querySelector(".hand-card.playable");
-  if (firstPlayable) {
-    for (const b of box.querySelectorAll(".hand-card")) b.tabIndex = -1;
-    firstPlayable.tabIndex = 0;
-  }
+function sideFigures(v, g, side) {
+  const seats = [...Array(v.players).keys()].filter((s) => sideOfSeat(v, s) === side);
+  const contract = seats.reduce((sum, s) => sum + (typeof g.bids[s] === "number" ? g.bids[s] : 0), 0);
+  const tricks = seats.reduce((sum, s) => sum + g.tricks_taken[s], 0);
+  return { contract, tricks };
 }
 
 export function renderScores(v) {
   const g = v.game;
-  const rows = (g ? g.sides : []).map((side, i) => {
-    const seats = [...Array(v.players).keys()].filter((s) => sideOfSeat(v, s) === side);
-    const contract = seats.reduce((sum, s) => sum + (typeof g.bids[s] === "number" ? g.bids[s] : 0), 0);
-    const tricks = seats.reduce((sum, s) => sum + g.tricks_taken[s], 0);
-    return `<tr><th scope="row">${escapeHtml(sideName(v, side))}</th><td>${g.scores[i]}</td><td>${g.bags[i]}</td>
+  const sides = g ? g.sides : [];
+  const rows = sides.map((side, i) => {
+    const { contract, tricks } = sideFigures(v, g, side);
+    return `<tr><th scope="row" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</th><td>${g.scores[i]}</td><td>${g.bags[i]}</td>
 <td>${g.hand_number ? contract : "—"}</td><td>${g.hand_number ? tricks : "—"}</td></tr>`;
   });
   $("scores-body").innerHTML = rows.join("");
+  const bar = $("score-sides");
+  if (sides.length > 2) {
+    // three to six sides: a small table, one row a side
+    const rows = sides.map((side, i) => {
+      const f = sideFigures(v, g, side);
+      const hand = g.hand_number ? `${f.tricks}/${f.contract}` : "—";
+      return `<tr class="side-${i}"><th scope="row" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</th><td>${g.scores[i]}</td><td>${g.bags[i]}</td><td>${hand}</td></tr>`;
+    });
+    const head = ["score.row_points", "score.row_bags", "score.row_tricks"].map((k) => `<th scope="col">${escapeHtml(t(k))}</th>`);
+    bar.innerHTML = `<table class="bar-table"><thead><tr><td></td>${head.join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  } else {
+    const items = sides.map((side, i) => {
+      const { contract, tricks } = sideFigures(v, g, side);
+      const hand = g.hand_number ? ` <span class="bar-hand">${escapeHtml(t("score.bar_hand", { tricks, contract }))}</span>` : "";
+      return `<li class="bar-side side-${i}"><span class="bar-name" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</span>
+<span class="bar-points">${escapeHtml(t("score.bar_side", { points: g.scores[i], bags: g.bags[i] }))}</span>${hand}</li>`;
+    });
+    bar.innerHTML = `<ul>${items.join("")}</ul>`;
+  }
+  $("scorebar").hidden = !g;
+  $("scorebar").classList.toggle("many", sides.length > 2);
 }
 
 export function renderSheet(v) {
   const g = v.game;
-  const head = (g ? g.sides : []).map((side) => `<th scope="col">${escapeHtml(sideName(v, side))}</th>`).join("");
+  const head = (g ? g.sides : []).map((side) => `<th scope="col" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</th>`).join("");
   $("sheet-head").innerHTML = `<th scope="col">${escapeHtml(t("sheet.hand"))}</th>${head}`;
   $("sheet-body").innerHTML = v.sheet
     .map((row) => {

@@ -9,6 +9,7 @@
 import { call, csrfToken, session } from "../api.js";
 import { t } from "../i18n.js";
 import { announce, clearError, showError } from "../page.js";
+import { actLive } from "./live.js";
 import { $, receive, tableId } from "./view.js";
 
 const PHRASES = ["well_played", "sorry", "thanks_partner", "one_moment"];
@@ -139,6 +140,17 @@ export function mountChat() {
 }
 
 async function post(body) {
+  // over the live socket, as every action; by HTTP only while it reconnects
+  const live = await actLive(body);
+  if (live !== null) {
+    if (live.type === "refused") {
+      showError(live);
+      $("chat-note").textContent = live.message || "";
+      return false;
+    }
+    clearError();
+    return true;
+  }
   const answer = await call("POST", `/api/tables/${tableId}/actions`, body);
   if (!answer.ok) {
     showError(answer.data);

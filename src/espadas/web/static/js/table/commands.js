@@ -1,11 +1,24 @@
 // What the page sends to the server: actions, setup requests, the rematch. A
 // refusal is shown and announced; an accepted one brings the new view.
+// Actions go over the live socket (HTTP only while it reconnects).
 import { call } from "../api.js";
 import { announce, clearError, showError } from "../page.js";
+import { actLive } from "./live.js";
 import { receive, tableId } from "./view.js";
 
 export async function send(type, value) {
   const body = value === undefined ? { type } : { type, value };
+  // over the live socket; by HTTP only while the socket is (re)connecting
+  const live = await actLive(body);
+  if (live !== null) {
+    if (live.type === "refused") {
+      showError(live);
+      announce(live.message || "");
+      return false;
+    }
+    clearError();
+    return true;
+  }
   const answer = await call("POST", `/api/tables/${tableId}/actions`, body);
   if (!answer.ok) {
     showError(answer.data);

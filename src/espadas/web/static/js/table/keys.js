@@ -1,7 +1,9 @@
 // Keyboard shortcuts: arrows move between the cards of your hand; C, F, V or I,
-// S and T read the table aloud; B goes to the bid; ? lists the shortcuts.
+// S and T read the table aloud; B goes to the bid; U shows the last trick on
+// the felt; ? lists the shortcuts.
 import { bidName, cardName, seatLabel, sideName, t } from "../i18n.js";
 import { announce } from "../page.js";
+import { toggleLast } from "./trick.js";
 import { $, game, mySide, sideOfSeat, view } from "./view.js";
 
 function infoText() {
@@ -83,6 +85,9 @@ export function onKey(event) {
     const bid = $("bid");
     if (bid) bid.focus();
     else announce(t("say.no_bid"));
+    event.preventDefault();
+  } else if (lower === "u") {
+    toggleLast();
     event.preventDefault();
   } else if (key === "?") {
     $("shortcuts").showModal();

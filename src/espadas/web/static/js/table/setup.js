@@ -4,7 +4,7 @@ import { seatLabel, t } from "../i18n.js";
 import { button, post } from "./commands.js";
 
 export function renderSetup(v, box) {
-  const heading = document.createElement("h3");
+  const heading = document.createElement("h2");
   heading.textContent = t("setup.title");
   box.appendChild(heading);
   if (v.options.partnerships) {
