@@ -146,7 +146,7 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
     region = ana.get_by_role("region", name="Charla", exact=True)
     assert region.is_visible()
     assert region.get_by_role("textbox", name="Mensaje", exact=True).is_visible()
-    assert boxes_apart(ana, "#chat", ".trick-box") and boxes_apart(ana, "#chat", "#hand")
+    assert boxes_apart(ana, "#chat", "#felt") and boxes_apart(ana, "#chat", "#hand")
     # phone: closed until the Chat button opens the drawer
     assert luis.get_by_role("region", name="Chat", exact=True).count() == 0
     axe_clean(luis, "chat closed, phone")

@@ -83,6 +83,8 @@ export function renderSeats(v) {
 <span class="seat-line">${dealerMark}${live ? seatLine(v, g, seat) : ""}${turnMark}</span></li>`;
   });
   $("seats").innerHTML = items.join("");
+  // five or six seats share the felt: yours is narrower, so the lower side seats keep their room
+  $("seats").classList.toggle("many", v.players >= 5);
 }
 
 // A side's name short enough for the score bar
