@@ -65,14 +65,14 @@ def test_loadtest_plays_and_reports(tmp_path: Path, via: str) -> None:
 
 
 def test_memory_growth_is_the_slope_after_the_first_minute() -> None:
-    from espadas.cli.loadtest import _growth
+    from espadas.cli.figures import growth
 
     # two servers: one flat after its start, one growing 2 MB a minute; a failed
     # sample (0) of the second is left out
     samples = [(0.0, [100.0, 100.0])]
     samples += [(t, [180.0 + (t % 60 == 0), 150.0 + 2 * t / 60]) for t in range(30, 601, 30)]
     samples[5] = (samples[5][0], [samples[5][1][0], 0.0])
-    flat, growing = _growth(samples)
+    flat, growing = growth(samples)
     assert flat is not None and abs(flat) < 0.05
     assert growing == 2.0
 
@@ -134,3 +134,26 @@ def test_serve_keeps_large_blocks_mapped_on_their_own() -> None:
 
     assert mapped("fixed") == 1
     assert mapped("moving") == 0
+
+
+def test_play_over_http_never_stalls(tmp_path: Path) -> None:
+    """A person's HTTP answer can come after the socket's view of their own move;
+    the view that came meanwhile must still be acted on (it used to be dropped, and
+    a table whose next move was that person's stopped for good after a few
+    seconds)."""
+    settings = settings_for(tmp_path, robot_workers=0, rate=1000, burst=100_000)
+    with running_server(settings) as url:
+        done = subprocess.run(
+            [sys.executable, "-m", "espadas.cli.main", "loadtest", url, "--tables", "2",
+             "--players", "8", "--duration", "16", "--speed", "full", "--via", "http",
+             "--json", "--no-echo"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["errors"] == 0, report["error_samples"]
+    # each 5-second window saw views arrive (a stalled run shows None)
+    full = [p99 for t, p99 in report["p99_by_window"] if t <= 15.5]
+    assert len(full) == 3 and all(p99 is not None for p99 in full), report["p99_by_window"]

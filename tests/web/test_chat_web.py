@@ -10,16 +10,16 @@ Screenshots at 360x640 and 1280x800 go to ``test-screenshots/``."""
 
 from __future__ import annotations
 
-import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Dialog, Page, sync_playwright
-from test_web import (
-    CHROMIUM,
+from playwright.sync_api import Browser, Dialog, Page
+
+from server_helpers import free_port, serve_process
+from web_helpers import (
     SHOTS,
     axe_clean,
     no_sideways_scroll,
@@ -30,21 +30,7 @@ from test_web import (
     watch_errors,
 )
 
-from server_helpers import free_port, serve_process
-
 CHAT = "#chat-list .chat-item"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
 
 
 class Server:

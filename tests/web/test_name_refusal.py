@@ -4,29 +4,12 @@ desktop sizes go to ``test-screenshots/`` (ignored by git) for a person to look 
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = Path(__file__).resolve().parents[2] / "test-screenshots"
+from web_helpers import SHOTS
+
 SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
 
 
 @pytest.mark.parametrize(

@@ -13,20 +13,17 @@ robot game; axe-core finds nothing in each state. Screenshots go to
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = Path(__file__).resolve().parents[2] / "test-screenshots"
+from web_helpers import SHOTS
+
 SIZES = {"phone": (360, 640), "landscape": (640, 360), "desktop": (1280, 800)}
 # the stable names (and the buttons the tests press), in both languages
 TEXTS = {
@@ -49,18 +46,6 @@ TEXTS = {
         "hand": "Your hand",
     },
 }
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
 
 
 def person(

@@ -8,133 +8,29 @@ language switch, and screenshots at phone and desktop sizes written to
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from espadas.engine import CardSet
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = Path(__file__).resolve().parents[2] / "test-screenshots"
-SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
-TARGETS = (
-    "main button, main select, main input:not([type=checkbox]):not([type=radio]),"
-    " main summary, header button, header select"
+from web_helpers import (
+    SIZES,
+    api_view,
+    axe_clean,
+    no_sideways_scroll,
+    open_table,
+    person,
+    shot,
+    sign_in,
+    touch_targets,
+    wait_turn,
+    wait_version,
+    watch_errors,
 )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-def person(
-    browser: Browser, base: str, locale: str = "es-ES", size: str = "desktop"
-) -> BrowserContext:
-    width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        locale=locale,
-        base_url=base,
-        bypass_csp=True,  # lets the test evaluate its own checks; the pages run under the CSP
-    )
-    context.set_default_timeout(20_000)
-    return context
-
-
-def watch_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    return errors
-
-
-def sign_in(page: Page, name: str) -> None:
-    page.fill("#name", name)
-    page.click("#signin button[type=submit]")
-
-
-def api_view(page: Page, table: str) -> dict[str, Any]:
-    """The view the page's own person has, read through the API with its cookies."""
-    response = page.request.get(f"/api/tables/{table}")
-    assert response.ok
-    data: dict[str, Any] = response.json()
-    return data
-
-
-def axe_clean(page: Page, state: str) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{state}:\n{results.generate_report()}"
-
-
-def no_sideways_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"] if page.viewport_size else True, width
-
-
-def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def touch_targets(page: Page) -> None:
-    small = page.evaluate(
-        f"""() => [...document.querySelectorAll({TARGETS!r})]
-            .filter((e) => e.offsetParent !== null)
-            .map((e) => [e.id || e.textContent.trim().slice(0, 20),
-                         e.getBoundingClientRect().height, e.getBoundingClientRect().width])
-            .filter(([, h, w]) => h < 44 || w < 44)"""
-    )
-    assert small == [], small
-
-
-def open_table(page: Page, base: str, name: str = "Ana", **choices: str) -> str:
-    page.goto(base + "/")
-    page.wait_for_selector("#create:visible, #signin:visible")
-    if page.locator("#signin").is_visible():
-        sign_in(page, name)
-    page.wait_for_selector("#create", state="visible")
-    for field, value in choices.items():
-        page.select_option(f"#{field}", value)
-    page.click("#create button[type=submit]")
-    page.wait_for_url("**/mesa/**")
-    page.wait_for_selector("#seats li")
-    return page.url.rsplit("/", 1)[1]
-
-
-def wait_version(page: Page, table: str, at_least: int) -> dict[str, Any]:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        view = api_view(page, table)
-        if view["version"] >= at_least:
-            return view
-        time.sleep(0.05)
-    raise AssertionError("the table did not move")
-
-
-def wait_turn(page: Page) -> None:
-    """Waits until the page says it is its person's turn (in the tab title)."""
-    try:
-        page.wait_for_function("document.title.includes('¡')")  # "¡Tu turno!"
-    except Exception as exc:
-        status = page.inner_text("#status")
-        raise AssertionError(f"no turn shown: title {page.title()!r}, status {status!r}") from exc
 
 
 def page_cards(page: Page) -> set[str]:

@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from espadas.robots.stats import percentile
+from espadas.cli.figures import growth, quantiles
 
 
 def add_parser(sub: Any) -> None:
@@ -103,6 +103,8 @@ class Person:
     seen: int = 0
     acted: int = 0
     """The version this person last acted on (one action per view)."""
+    skipped: tuple[dict[str, Any], int] | None = None
+    """The latest view (and version) that came while an action was in flight."""
 
     def headers(self) -> dict[str, str]:
         cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -228,24 +230,41 @@ async def _play(
         url = person.base.replace("http", "ws", 1) + f"/api/tables/{person.table}/live"
         try:
             async with connect(url, additional_headers=person.headers(), max_size=2**22) as socket:
-                async for raw in socket:
-                    frame = json.loads(raw)
-                    if frame["type"] != "view":
-                        _answered(person, frame, stats)
-                        continue
-                    view = frame["view"]
-                    version = frame["version"]
-                    now = time.monotonic()
-                    for seen in range(person.seen + 1, version + 1):
-                        stats.arrivals.append((person.table, seen, now))
-                    person.seen = version
+                while True:
+                    try:
+                        # asyncio.timeout, not wait_for: wait_for can swallow the
+                        # cancellation that ends the run when a frame comes with it
+                        async with asyncio.timeout(0.2):
+                            raw = await socket.recv()
+                    except TimeoutError:
+                        # a view that came while this person's HTTP action was in
+                        # flight (its answer can come after the socket's view)
+                        if person.busy or person.skipped is None:
+                            continue
+                        view, version = person.skipped
+                        person.skipped = None
+                    else:
+                        frame = json.loads(raw)
+                        if frame["type"] != "view":
+                            _answered(person, frame, stats)
+                            continue
+                        view = frame["view"]
+                        version = frame["version"]
+                        now = time.monotonic()
+                        for seen in range(person.seen + 1, version + 1):
+                            stats.arrivals.append((person.table, seen, now))
+                        person.seen = version
                     game = view["game"]
                     if view.get("rematch") and view["rematch"] != person.table:
                         person.table, person.seen, person.acted = view["rematch"], 0, 0
-                        person.busy = False
+                        person.busy, person.skipped = False, None
                         break  # to the rematch's socket
-                    if game is None or person.busy:
+                    if game is None:
                         continue
+                    if person.busy:
+                        person.skipped = (view, version)
+                        continue
+                    person.skipped = None
                     if game["phase"] == "game_over" and view["creator"] and not view["rematch"]:
                         await _rematch(http, person, stats)
                         continue
@@ -325,40 +344,6 @@ async def _echo(connections: int, rate: float, duration: float) -> list[float]:
     return latencies
 
 
-def _quantiles(values: list[float]) -> dict[str, float | None]:
-    """p50, p95, p99 and the largest of ``values`` (seconds) in milliseconds."""
-    ms = [v * 1000 for v in values]
-    shown: dict[str, float | None] = {
-        f"p{q}": round(percentile(ms, q), 2) if ms else None for q in (50, 95, 99)
-    }
-    shown["max"] = round(max(ms), 2) if ms else None
-    return shown
-
-
-def _growth(samples: list[tuple[float, list[float]]]) -> list[float | None]:
-    """Each server's memory growth in MB per minute after the first minute (the
-    slope of a least-squares line through the samples; None: too few samples).
-
-    >>> _growth([(0, [100.0]), (60, [200.0]), (90, [203.0]), (120, [206.0])])
-    [6.0]
-    """
-    late = [(t, sizes) for t, sizes in samples if t >= 60]
-    if len(late) < 3:
-        return [None] * len(samples[0][1])
-    growth: list[float | None] = []
-    for i in range(len(late[0][1])):
-        points = [(t / 60, sizes[i]) for t, sizes in late if sizes[i] > 0]
-        if len(points) < 3:
-            growth.append(None)
-            continue
-        mean_t = sum(t for t, _ in points) / len(points)
-        mean_m = sum(m for _, m in points) / len(points)
-        spread = sum((t - mean_t) ** 2 for t, _ in points)
-        slope = sum((t - mean_t) * (m - mean_m) for t, m in points) / spread
-        growth.append(round(slope, 2))
-    return growth
-
-
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     import httpx
 
@@ -402,7 +387,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             elapsed = time.monotonic() - began
             # the last few seconds only: sorting the whole run's latencies here
             # would stall this loop longer as the run goes on, and show in them
-            recent = _quantiles(stats.latencies(since=shown))["p99"]
+            recent = quantiles(stats.latencies(since=shown))["p99"]
             shown = len(stats.arrivals)
             windows.append((round(elapsed, 1), recent))
             if elapsed - samples[-1][0] >= MEMORY_EVERY - 2.5:
@@ -434,7 +419,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "actions_per_second": round(stats.actions / max(elapsed, 1e-9), 1),
         "via": args.via,
         "views": len(latencies),
-        "latency_ms": _quantiles(latencies),
+        "latency_ms": quantiles(latencies),
         "p99_by_window": [[t, p99] for t, p99 in windows],
         "refused": stats.refused,
         "errors": len(stats.errors),
@@ -443,9 +428,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             "before": memory_before,
             "after": memory_after,
             "samples": [[t, sizes] for t, sizes in samples],
-            "growth_per_minute": _growth(samples),
+            "growth_per_minute": growth(samples),
         },
-        "echo_ms": _quantiles(echo),
+        "echo_ms": quantiles(echo),
     }
     p99, echo99 = report["latency_ms"]["p99"], report["echo_ms"]["p99"]
     report["p99_ratio_to_echo"] = round(p99 / echo99, 1) if p99 and echo99 else None

@@ -1,0 +1,119 @@
+"""What the browser tests share: Debian's chromium (driven by Playwright through the
+``browser`` fixture in conftest.py), the git-ignored folder of screenshots, and
+the steps and checks every page test uses (a person, signing in, opening a table,
+axe-core, sideways scroll, touch targets)."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, BrowserContext, Page
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+"""Debian's chromium (``apt-get install chromium``); Playwright drives it by path."""
+
+SHOTS = Path(__file__).resolve().parents[1] / "test-screenshots"
+"""Where the browser tests save their screenshots (git-ignored), to be looked at."""
+
+SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
+TARGETS = (
+    "main button, main select, main input:not([type=checkbox]):not([type=radio]),"
+    " main summary, header button, header select"
+)
+
+
+def person(
+    browser: Browser, base: str, locale: str = "es-ES", size: str = "desktop"
+) -> BrowserContext:
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        locale=locale,
+        base_url=base,
+        bypass_csp=True,  # lets the test evaluate its own checks; the pages run under the CSP
+    )
+    context.set_default_timeout(20_000)
+    return context
+
+
+def watch_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+def sign_in(page: Page, name: str) -> None:
+    page.fill("#name", name)
+    page.click("#signin button[type=submit]")
+
+
+def api_view(page: Page, table: str) -> dict[str, Any]:
+    """The view the page's own person has, read through the API with its cookies."""
+    response = page.request.get(f"/api/tables/{table}")
+    assert response.ok
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def axe_clean(page: Page, state: str) -> None:
+    results = Axe().run(page)
+    assert results.violations_count == 0, f"{state}:\n{results.generate_report()}"
+
+
+def no_sideways_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"] if page.viewport_size else True, width
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def touch_targets(page: Page) -> None:
+    small = page.evaluate(
+        f"""() => [...document.querySelectorAll({TARGETS!r})]
+            .filter((e) => e.offsetParent !== null)
+            .map((e) => [e.id || e.textContent.trim().slice(0, 20),
+                         e.getBoundingClientRect().height, e.getBoundingClientRect().width])
+            .filter(([, h, w]) => h < 44 || w < 44)"""
+    )
+    assert small == [], small
+
+
+def open_table(page: Page, base: str, name: str = "Ana", **choices: str) -> str:
+    page.goto(base + "/")
+    page.wait_for_selector("#create:visible, #signin:visible")
+    if page.locator("#signin").is_visible():
+        sign_in(page, name)
+    page.wait_for_selector("#create", state="visible")
+    for field, value in choices.items():
+        page.select_option(f"#{field}", value)
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/mesa/**")
+    page.wait_for_selector("#seats li")
+    return page.url.rsplit("/", 1)[1]
+
+
+def wait_version(page: Page, table: str, at_least: int) -> dict[str, Any]:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        view = api_view(page, table)
+        if view["version"] >= at_least:
+            return view
+        time.sleep(0.05)
+    raise AssertionError("the table did not move")
+
+
+def wait_turn(page: Page) -> None:
+    """Waits until the page says it is its person's turn (in the tab title)."""
+    try:
+        page.wait_for_function("document.title.includes('¡')")  # "¡Tu turno!"
+    except Exception as exc:
+        status = page.inner_text("#status")
+        raise AssertionError(f"no turn shown: title {page.title()!r}, status {status!r}") from exc
