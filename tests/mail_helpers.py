@@ -6,9 +6,14 @@ from __future__ import annotations
 import email
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from email.message import EmailMessage
 from email.policy import default
+from pathlib import Path
 from typing import Any
+
+from espadas.tables.clock import FakeClock
+from server_helpers import settings_for
 
 
 def until(check: Callable[[], bool], what: str, timeout: float = 15) -> None:
@@ -51,3 +56,22 @@ class Sink:
                 f"{address}: {len(subjects)} mails, wanted {count}: {subjects}"
             ) from None
         return self.to(address)
+
+
+def notice_settings(tmp: Path, port: int, clock: FakeClock, **kw: Any) -> Any:
+    """A server's settings for the notice tests: mail to the loopback SMTP server on
+    ``port``, time from ``clock``, notices due at once, polled often."""
+    values: dict[str, Any] = {
+        "clock": clock,
+        "robot_workers": 0,
+        "rate": 10_000,
+        "burst": 10_000,
+        "smtp_host": "127.0.0.1",
+        "smtp_port": port,
+        "smtp_tls": "none",
+        "notice_poll_s": 0.05,
+        "public_url": "http://espadas.test",
+    }
+    values.update(kw)
+    values.setdefault("notice_delay", timedelta(0))
+    return settings_for(tmp, **values)

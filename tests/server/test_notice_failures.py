@@ -24,8 +24,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from espadas.server.notifier import BACKOFF, MAX_ATTEMPTS
 from espadas.store.store import async_url
 from espadas.tables.clock import FakeClock
-from mail_helpers import Sink, until
-from server_helpers import Client, fresh_postgres, running_server, settings_for
+from mail_helpers import Sink, notice_settings, until
+from server_helpers import Client, fresh_postgres, running_server
 
 EVIL = "Evil\r\nBcc: x@example.org"
 BAD_ADDRESS = "luis@example.org\r\nBcc: x@example.org"
@@ -80,21 +80,7 @@ def test_one_poisoned_notice_never_stops_the_others(
     url = database or f"sqlite:///{tmp_path / 'espadas.db'}"
 
     def settings(**kw: Any) -> Any:
-        values: dict[str, Any] = {
-            "clock": clock,
-            "robot_workers": 0,
-            "rate": 10_000,
-            "burst": 10_000,
-            "smtp_host": "127.0.0.1",
-            "smtp_port": port,
-            "smtp_tls": "none",
-            "notice_poll_s": 0.05,
-            "public_url": "http://espadas.test",
-        }
-        from datetime import timedelta
-
-        values.setdefault("notice_delay", timedelta(0))
-        return settings_for(tmp_path, db=database, **(values | kw))
+        return notice_settings(tmp_path, port, clock, db=database, **kw)
 
     quiet = settings(notices=False)
     with running_server(quiet) as base:

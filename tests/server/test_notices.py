@@ -12,27 +12,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from espadas.tables.clock import FakeClock
-from mail_helpers import Sink
-from server_helpers import Client, Listener, running_server, settings_for
-
-
-def notice_settings(tmp: Path, port: int, clock: FakeClock, **kw: Any) -> Any:
-    values: dict[str, Any] = {
-        "clock": clock,
-        "robot_workers": 0,
-        "rate": 10_000,
-        "burst": 10_000,
-        "smtp_host": "127.0.0.1",
-        "smtp_port": port,
-        "smtp_tls": "none",
-        "notice_poll_s": 0.05,
-        "public_url": "http://espadas.test",
-    }
-    values.update(kw)
-    from datetime import timedelta
-
-    values.setdefault("notice_delay", timedelta(0))
-    return settings_for(tmp, **values)
+from mail_helpers import Sink, notice_settings
+from server_helpers import Client, Listener, running_server
 
 
 def body(message: EmailMessage) -> str:

@@ -8,8 +8,6 @@ import asyncio
 import os
 import random
 import signal
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -19,7 +17,7 @@ from typing import Any
 import httpx
 
 from espadas.store.store import Store
-from server_helpers import Client, free_port
+from server_helpers import Client, free_port, serve_process
 
 KILLS = 22
 TABLES = 3
@@ -31,35 +29,6 @@ class Ack:
     version: int
     kind: str
     value: Any
-
-
-def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable,
-        "-m",
-        "espadas.cli.main",
-        "serve",
-        "--port",
-        str(port),
-        "--data",
-        str(data),
-        "--robot-workers",
-        "0",
-        "--rate",
-        "100000",
-        "--burst",
-        "100000",
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
-                return process
-        except httpx.TransportError:
-            time.sleep(0.05)
-        assert process.poll() is None, process.stderr.read() if process.stderr else b""
-    raise AssertionError("the server did not start")
 
 
 def step(client: Client, table: str, acks: list[Ack]) -> None:
@@ -87,7 +56,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
     rng = random.Random(20261130)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(tmp_path, port)
+    server = serve_process(tmp_path, port)
     ana = Client(base)
     ana.sign_in("Ana")
     tables = []
@@ -111,7 +80,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
                 except httpx.TransportError:
                     pass
             killer.join()
-            server = start_server(tmp_path, port)
+            server = serve_process(tmp_path, port)
             # after the restart the log holds at least every acknowledged version
             now = {tid: ana.view(tid)["version"] for tid in tables}
             versions_at_kill.append(now)
