@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from web_helpers import SHOTS
+from web_helpers import SHOTS, axe_clean, watch_errors
 
 SIZES = {"phone": (360, 640), "landscape": (640, 360), "desktop": (1280, 800)}
 # the stable names (and the buttons the tests press), in both languages
@@ -60,18 +59,6 @@ def person(
     )
     context.set_default_timeout(20_000)
     return context
-
-
-def watch_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    return errors
-
-
-def axe_clean(page: Page, state: str) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{state}:\n{results.generate_report()}"
 
 
 def shot(page: Page, name: str) -> None:
