@@ -79,10 +79,13 @@ export function renderSeats(v) {
     const dealerMark = dealer ? `<span class="dealer-mark" aria-hidden="true">${escapeHtml(t("seat.dealer_short"))}</span>` : "";
     const turnMark = turn ? `<span class="turn-mark" aria-hidden="true">${escapeHtml(t("seat.turn_mark"))}</span>` : "";
     const said = marks.length ? `<span class="sr-only">, ${escapeHtml(marks.join(", "))}</span>` : "";
-    return `<li class="${cls}" data-seat="${seat}" style="${where}"><span class="seat-name">${full ? `<span aria-hidden="true">${escapeHtml(name)}</span>${full}` : escapeHtml(name)}</span>${said}
+    return `<li class="${cls}" data-seat="${seat}" data-where="${where}"><span class="seat-name">${full ? `<span aria-hidden="true">${escapeHtml(name)}</span>${full}` : escapeHtml(name)}</span>${said}
 <span class="seat-line">${dealerMark}${live ? seatLine(v, g, seat) : ""}${turnMark}</span></li>`;
   });
   $("seats").innerHTML = items.join("");
+  // the page's Content-Security-Policy refuses style attributes in markup; the
+  // CSSOM is allowed, so each seat's place is set here
+  for (const li of $("seats").querySelectorAll("li[data-where]")) li.style.cssText = li.dataset.where;
   // five or six seats share the felt: yours is narrower, so the lower side seats keep their room
   $("seats").classList.toggle("many", v.players >= 5);
 }
