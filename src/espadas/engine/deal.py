@@ -10,12 +10,16 @@
 from __future__ import annotations
 
 import random
-from itertools import islice
+from itertools import repeat
+from operator import call
 
 from espadas.engine.rules import Rules
 
 _DECKS: dict[int, list[int]] = {}
 _BITS = [1 << c for c in range(52)]
+# _STARTS[n][first][seat]: where seat's cards begin in the shuffled deck when the
+# first card goes to seat ``first`` (seat gets every n-th card from there).
+_STARTS = {n: [[(s - f) % n for s in range(n)] for f in range(n)] for n in range(3, 7)}
 
 
 def deal_cards(rules: Rules, rng: random.Random, dealer: int = 0) -> tuple[int, ...]:
@@ -26,12 +30,12 @@ def deal_cards(rules: Rules, rng: random.Random, dealer: int = 0) -> tuple[int, 
         _DECKS[rules.removed] = deck
     # A uniform shuffle: sort the deck by one random key per card (fewer steps in
     # Python than rng.shuffle; the same for a seeded Random and SystemRandom).
-    keys = list(islice(iter(rng.random, None), 52))  # indexed by card; rng.random() x 52
-    order = sorted(deck, key=keys.__getitem__)
+    keys = list(map(call, repeat(rng.random, 52)))  # indexed by card; rng.random() x 52
+    bits = list(map(_BITS.__getitem__, sorted(deck, key=keys.__getitem__)))
     n = rules.players
-    first = (dealer + 1) % n
-    hands = [0] * n
-    for k in range(n):
-        # one card at a time clockwise from the dealer's left: every n-th card
-        hands[(first + k) % n] = sum(map(_BITS.__getitem__, order[k::n]))
-    return tuple(hands)
+    starts = _STARTS[n][(dealer + 1) % n]
+    if n == 4:  # the usual table, without a loop
+        a, b, c, d = starts
+        return (sum(bits[a::4]), sum(bits[b::4]), sum(bits[c::4]), sum(bits[d::4]))
+    # one card at a time clockwise from the dealer's left: every n-th card
+    return tuple([sum(bits[s::n]) for s in starts])
