@@ -223,7 +223,7 @@ class ViewText:
     True
     """
 
-    __slots__ = ("_chat", "_game", "_lasting", "_outer", "_spectator", "version")
+    __slots__ = ("_chat", "_game", "_lasting", "_mine", "_outer", "_spectator", "version")
 
     def __init__(self, table: Table, before: ViewText | None = None) -> None:
         """``before``: this table's previous view text, whose lasting part (rules,
@@ -246,6 +246,9 @@ class ViewText:
         self._outer = _dumps(_changing(table))[:-1] + "," + self._lasting[1] + "," + self._chat[1]
         self._game = None if game is None else _dumps(_public_game(game.public_view()))[:-1]
         self._spectator: str | None = None
+        # each person's text of this version, once made: the answer to a person's
+        # own action and the view pushed to their socket are the same text
+        self._mine: dict[tuple[str | None, timedelta], str] = {}
 
     def of(self, table: Table, player: str | None, turn_limit: timedelta = TURN_LIMIT) -> str:
         """``table_view(table, player)`` as JSON text; ``table`` must be at
@@ -256,6 +259,9 @@ class ViewText:
         spectator = seat is None and player != table.creator
         if spectator and self._spectator is not None:
             return self._spectator
+        made = self._mine.get((player, turn_limit))
+        if made is not None:
+            return made
         mine = _personal_table(table, player, turn_limit)
         parts = [self._outer]
         for key, value in mine.items():
@@ -269,6 +275,8 @@ class ViewText:
         text = "".join(parts)
         if spectator:
             self._spectator = text
+        else:
+            self._mine[(player, turn_limit)] = text
         return text
 
 
