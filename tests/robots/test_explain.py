@@ -46,6 +46,13 @@ def make(level: str, seed: int) -> Any:
     return ExpertRobot(seed, budget_ms=5)
 
 
+def turn(game: Game) -> int:
+    """The seat to act (there is one)."""
+    seat = game.to_act
+    assert seat is not None
+    return seat
+
+
 def behind(game: Game) -> None:
     """Puts the first side far behind near the end, so blind nil pays for it."""
     target = game.rules.target
@@ -99,13 +106,15 @@ def check_sound(found: Explanation, legal: tuple[Action, ...], proper: tuple[Act
 
 @pytest.mark.parametrize("preset,options", CONFIGS)
 @pytest.mark.parametrize("level", ["aleatorio", "normal"])
-def test_explain_takes_the_action_act_takes(level: str, preset: str, options: dict) -> None:
+def test_explain_takes_the_action_act_takes(
+    level: str, preset: str, options: dict[str, Any]
+) -> None:
     for seed in range(3):
         assert twin_game(level, preset, options, seed, 160) > 0
 
 
 @pytest.mark.parametrize("preset,options", CONFIGS)
-def test_expert_explain_takes_the_action_act_takes(preset: str, options: dict) -> None:
+def test_expert_explain_takes_the_action_act_takes(preset: str, options: dict[str, Any]) -> None:
     assert twin_game("experto", preset, options, 1, 30) == 30
 
 
@@ -115,7 +124,9 @@ def test_expert_explain_takes_the_action_act_takes(preset: str, options: dict) -
     st.sampled_from(CONFIGS),
     st.integers(0, 10_000),
 )
-def test_explain_matches_act_for_any_seed(level: str, config: tuple, seed: int) -> None:
+def test_explain_matches_act_for_any_seed(
+    level: str, config: tuple[str, dict[str, Any]], seed: int
+) -> None:
     preset, options = config
     twin_game(level, preset, options, seed, 60)
 
@@ -125,7 +136,7 @@ def test_random_robot_weighs_every_proper_action_without_points() -> None:
     while game.phase == "bidding":
         game.apply(Bid(3))
     game.apply(next(a for a in game.legal_actions() if isinstance(a, Play)))
-    view = game.view_for(game.to_act)
+    view = game.view_for(turn(game))
     found = RandomRobot(random.Random(2)).explain(view)
     assert found.reason == "random"
     assert [c.action for c in found.candidates] == list(following(view, view.legal))
@@ -143,7 +154,7 @@ def test_expert_points_come_from_its_search() -> None:
         for _ in range(30):
             if game.phase == "hand_end":
                 game.apply(NextHand())
-            view = game.view_for(game.to_act)
+            view = game.view_for(turn(game))
             found = robot.explain(view)
             mine = found.points_of(found.action)
             if found.reason in SEARCH_REASONS[:2]:
@@ -165,7 +176,7 @@ def test_omniscient_explains_too() -> None:
     from espadas.engine import full_view
 
     game = Game.new(Rules.from_preset("estandar"), seed=2)
-    found = OmniscientRobot(1, budget_ms=10).explain(full_view(game, game.to_act))
+    found = OmniscientRobot(1, budget_ms=10).explain(full_view(game, turn(game)))
     assert isinstance(found.action, Bid) and found.reason in SEARCH_REASONS
     assert all(c.points is not None for c in found.candidates)
 
@@ -175,7 +186,7 @@ def test_normal_points_cover_its_own_action() -> None:
         game = Game.new(Rules.from_preset("estandar"), seed=seed)
         robot = NormalRobot(random.Random(seed))
         for _ in range(8):
-            view = game.view_for(game.to_act)
+            view = game.view_for(turn(game))
             found = robot.explain(view)
             if found.reason not in ("only_card", "only_bid"):
                 assert found.points_of(found.action) is not None or isinstance(found.action, Bid)
@@ -186,11 +197,11 @@ def test_normal_points_cover_its_own_action() -> None:
 def test_face_down_choice_is_look_or_blind_nil() -> None:
     for robot in (NormalRobot(random.Random(1)), ExpertRobot(1, budget_ms=5)):
         game = Game.new(Rules.from_preset("cien"), seed=3)
-        found = robot.explain(game.view_for(game.to_act))
+        found = robot.explain(game.view_for(turn(game)))
         assert found.reason == "look" and isinstance(found.action, Look)
-        assert {c.action for c in found.candidates} == {Look(game.to_act), Bid(BLIND_NIL)}
+        assert {c.action for c in found.candidates} == {Look(turn(game)), Bid(BLIND_NIL)}
         behind(game)
-        found = robot.explain(game.view_for(game.to_act))
+        found = robot.explain(game.view_for(turn(game)))
         assert found.reason == "blind_nil" and found.action == Bid(BLIND_NIL)
 
 
@@ -238,7 +249,7 @@ def test_normal_names_the_habit(
     dealer: int, fixed: dict[int, str], bids: list[int], plays: list[str], reason: str
 ) -> None:
     game = scenario(dealer, fixed, bids, plays)
-    found = NormalRobot(random.Random(0)).explain(game.view_for(game.to_act), points=False)
+    found = NormalRobot(random.Random(0)).explain(game.view_for(turn(game)), points=False)
     assert found.reason == reason
     assert found.candidates == (Candidate(found.action),)
     assert "Nil" in reason_text(found.reason, "es") and "Nil" in reason_text(found.reason, "en")
@@ -246,7 +257,7 @@ def test_normal_names_the_habit(
 
 def test_normal_bid_reasons_carry_the_count() -> None:
     game = Game.new(PAGAT, seed=11)
-    found = NormalRobot(random.Random(0)).explain(game.view_for(game.to_act), points=False)
+    found = NormalRobot(random.Random(0)).explain(game.view_for(turn(game)), points=False)
     assert found.reason in BID_REASONS
     tricks = found.params["tricks"]
     assert isinstance(tricks, float) and 0 <= tricks <= 13

@@ -154,7 +154,8 @@ def _answer(
     action = robot.act(view) if explanation is None else explanation.action
     if isinstance(action, Look):
         action = blind_guess(view)
-        explanation = Explanation(action, (Candidate(action),), "blind_guess")
+        if explanation is not None:
+            explanation = Explanation(action, (Candidate(action),), "blind_guess")
     if action not in view.legal:
         raise RuntimeError(f"the robot chose {action!r}, which is not legal")
     answer = response_for(action)
