@@ -194,6 +194,15 @@ def test_normal_points_cover_its_own_action() -> None:
             game.apply(found.action)
 
 
+def test_normal_points_depend_on_the_view_alone() -> None:
+    game = Game.new(Rules.from_preset("sala", players=5), seed=6)
+    view = game.view_for(turn(game))
+    used = NormalRobot(random.Random(3))
+    for _ in range(3):
+        used.explain(view)
+    assert used.explain(view).candidates == NormalRobot(random.Random(9)).explain(view).candidates
+
+
 def test_face_down_choice_is_look_or_blind_nil() -> None:
     for robot in (NormalRobot(random.Random(1)), ExpertRobot(1, budget_ms=5)):
         game = Game.new(Rules.from_preset("cien"), seed=3)

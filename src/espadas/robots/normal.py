@@ -28,7 +28,6 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from espadas.engine import BLIND_NIL, Action, Bid, Look, Play, PlayerView
 from espadas.robots.bidding import bid_and_reason, wants_blind_nil
@@ -42,7 +41,8 @@ from espadas.robots.explain import (
 from espadas.robots.heuristics import play_and_reason
 
 ESTIMATE_SEED = 0
-"""The seed of the search that puts points on ``normal``'s candidates."""
+"""The seed of the search that puts points on ``normal``'s candidates: a fresh search
+each time, so the points depend on the view alone."""
 
 
 class NormalRobot:
@@ -50,7 +50,6 @@ class NormalRobot:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self._estimator: Any = None
 
     def act(self, view: PlayerView) -> Action:
         """One of ``view.legal``: a bid, a look at a face-down hand, a card that
@@ -96,11 +95,10 @@ class NormalRobot:
         """The candidates of a short ``experto`` search, with ``action`` standing for
         the candidate it is equivalent to (a card of the same run) or added without
         points when the search did not weigh it."""
-        if self._estimator is None:
-            from espadas.robots.expert import ExpertRobot
+        from espadas.robots.expert import ExpertRobot
 
-            self._estimator = ExpertRobot(ESTIMATE_SEED, budget_ms=ESTIMATE_BUDGET_MS)
-        found: Explanation = self._estimator.explain(view)
+        estimator = ExpertRobot(ESTIMATE_SEED, budget_ms=ESTIMATE_BUDGET_MS)
+        found = estimator.explain(view)
         cands = list(found.candidates)
         if not any(c.action == action for c in cands):
             at = _equivalent(cands, action)
