@@ -189,8 +189,8 @@ class ExpertRobot:
         chosen = (
             guide if float(scores[best]) - float(scores[at]) <= PLAY_MARGIN else candidates[best]
         )
-        shown = [guide if i == at else c for i, c in enumerate(candidates)]
-        weighed = [(Play(CARDS[c]), float(s)) for c, s in zip(shown, scores, strict=True)]
+        shown = [guide if i == at else x for i, x in enumerate(candidates)]
+        weighed = [(Play(CARDS[x]), float(s)) for x, s in zip(shown, scores, strict=True)]
         return searched(Play(CARDS[chosen]), Play(card), weighed, why, {"margin": PLAY_MARGIN})
 
     def _run(
