@@ -33,6 +33,7 @@ know. :func:`translate` gives any text of the catalog.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any
 
@@ -122,6 +123,39 @@ def bid_name(value: object, lang: str = DEFAULT_LANG) -> str:
     if value == 0 and not isinstance(value, bool):
         return translate("ui.bid_nil", lang)
     return str(value)
+
+
+def reason_text(
+    reason: str,
+    lang: str = DEFAULT_LANG,
+    params: Mapping[str, Any] | None = None,
+    habit: str | None = None,
+) -> str:
+    """A robot's reason for a decision, in words (``ui.explain.<reason>``; see
+    :mod:`espadas.robots.explain`), followed by the habit of ``normal`` that
+    ``experto`` kept (``search_keeps_habit``) or overruled (any other reason).
+    Decimals are written as the language writes them.
+
+    >>> reason_text("bid_count", "es", {"tricks": 3.5})
+    'Cuenta su mano en 3,5 bazas y apuesta algo por debajo.'
+    >>> reason_text("search_best", "en", {}, "second_hand_low")  # doctest: +ELLIPSIS
+    'Its search ... Habit of normal overruled: Second hand low: ...'
+    """
+    shown = {k: _number(v, lang) for k, v in (params or {}).items()}
+    text = translate(f"ui.explain.{reason}", lang, **shown)
+    if habit is None:
+        return text
+    said = translate(f"ui.explain.{habit}", lang, **shown)
+    key = "ui.explain_habit" if reason == "search_keeps_habit" else "ui.explain_overruled"
+    return f"{text} {translate(key, lang, habit=said)}"
+
+
+def _number(value: Any, lang: str) -> Any:
+    """A float as ``3.5`` (``3,5`` in Spanish), ``15`` rather than ``15.0``."""
+    if not isinstance(value, float):
+        return value
+    text = f"{value:g}"
+    return text.replace(".", ",") if _lang(lang) == "es" else text
 
 
 def translate(code: str, lang: str = DEFAULT_LANG, **params: Any) -> str:

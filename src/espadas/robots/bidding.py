@@ -268,6 +268,13 @@ def wants_blind_nil(view: PlayerView) -> bool:
 
 def choose_bid(view: PlayerView) -> BidValue:
     """The bid for the seat to act (its hand face up), among ``view.legal``."""
+    return bid_and_reason(view)[0]
+
+
+def bid_and_reason(view: PlayerView) -> tuple[BidValue, str, dict[str, float]]:
+    """:func:`choose_bid`, the reason for it (a key of
+    :data:`espadas.robots.explain.BID_REASONS`) and its parameters: ``tricks``, the
+    hand's estimate, and ``nil``, its chance at Nil in per cent."""
     rules = view.rules
     assert view.held is not None
     legal: list[BidValue] = [a.value for a in view.legal if isinstance(a, Bid)]
@@ -277,9 +284,11 @@ def choose_bid(view: PlayerView) -> BidValue:
     partner_bid = view.bids[partner] if partner is not None else None
     partner_nil = _is_nil(partner_bid)
     side = rules.side_of(view.seat)
+    params = {"tricks": round(est, 1), "nil": round(100 * p_nil)}
 
     # Nil: worth 200 points of swing; a number is worth about ten points a trick.
     nil_wanted = False
+    why = "bid_nil"
     if not partner_nil and 0 in legal:
         need = NIL_BASE + NIL_PER_TRICK * est
         if isinstance(partner_bid, int) and partner_bid > 0:
@@ -288,14 +297,18 @@ def choose_bid(view: PlayerView) -> BidValue:
         if rules.suicide and partner_bid is None:
             # The first partner chooses Nil or 4+: Nil unless the hand is worth 4.
             nil_wanted = est < SUICIDE_EST and (p_nil >= SUICIDE_NIL or est < SUICIDE_EST - 1)
+            why = "bid_suicide_nil"
     if nil_wanted:
-        return closest_legal(legal, 0)
+        return closest_legal(legal, 0), why, params
 
+    why = "bid_count"
     target = est - SHADE[rules.players]
     if not rules.quicksand and view.bags[side] >= 7:
         target = est + 0.1  # the bag penalty is near: shade up
+        why = "bid_bags"
     if partner_nil:
         target += 0.5  # covering a Nil takes tricks with high cards
+        why = "bid_cover_nil"
     desired = max(1, math.floor(target + 0.5))
     # Keep the table's total plausible: when the bids already made and this one add
     # up to well over the tricks there are, shade down.
@@ -303,4 +316,5 @@ def choose_bid(view: PlayerView) -> BidValue:
     over = others + desired - (rules.hand_size + 1)
     if over > 0:
         desired = max(1, desired - (over + 1) // 2)
-    return closest_legal(legal, min(desired, rules.hand_size))
+        why = "bid_table_total"
+    return closest_legal(legal, min(desired, rules.hand_size)), why, params

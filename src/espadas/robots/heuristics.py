@@ -43,6 +43,9 @@ JACK, QUEEN = 9, 10
 SURE = 0.7
 """The chance of holding a trick above which a card counts as a winner."""
 
+Why = tuple[int, str]
+"""A card and the habit that chose it (a reason key, see :mod:`espadas.robots.explain`)."""
+
 
 # Shedding -------------------------------------------------------------------
 
@@ -104,33 +107,33 @@ def _p_win_alone(sit: Situation, card: int, led: int, seats: tuple[int, ...]) ->
     return p
 
 
-def _nil_lead(sit: Situation) -> int:
+def _nil_lead(sit: Situation) -> Why:
     """Leads the card least likely to win (on a tie, the higher one)."""
     others = sit.others()
     return min(
         sit.plays,
         key=lambda c: (round(_p_win_alone(sit, c, c // 13, others), 3), c >= 39, -(c % 13)),
-    )
+    ), "nil_lead_low"
 
 
-def _nil_follow(sit: Situation) -> int:
+def _nil_follow(sit: Situation) -> Why:
     """The highest card that still loses; void, the most dangerous card; forced to
     win, the card most likely to be overtaken (or the most dangerous when last)."""
     unders = [c for c in sit.plays if not beats(c, sit.best, sit.led)]
     if unders:
-        return _dump(sit, unders)
+        return _dump(sit, unders), "nil_under"
     if not sit.later:
-        return max(sit.plays, key=lambda c: (card_value(sit, c), c))
+        return max(sit.plays, key=lambda c: (card_value(sit, c), c)), "nil_forced_last"
     return min(
         sit.plays,
         key=lambda c: (round(_p_win_alone(sit, c, sit.led, sit.later), 3), -c),
-    )
+    ), "nil_forced_hope"
 
 
 # Partner's Nil -----------------------------------------------------------------
 
 
-def _cover_follow(sit: Situation, partner: int) -> int | None:
+def _cover_follow(sit: Situation, partner: int) -> Why | None:
     """Protects the partner's Nil: overtakes the partner's winning card, or plays
     high when the partner plays after and may be forced to win. None when the
     partner is not in danger in this trick."""
@@ -138,7 +141,7 @@ def _cover_follow(sit: Situation, partner: int) -> int | None:
         if sit.best_seat != partner:
             return None
         beaters = [c for c in sit.plays if beats(c, sit.best, sit.led)]
-        return beaters[0] if beaters else None
+        return (beaters[0], "cover_overtake") if beaters else None
     if partner not in sit.later:
         return None
 
@@ -148,10 +151,12 @@ def _cover_follow(sit: Situation, partner: int) -> int | None:
 
     if risk(_low(sit)) < 0.03:
         return None
-    return min(sit.plays, key=lambda c: (4.0 * risk(c) + 0.15 * card_value(sit, c), c))
+    return min(
+        sit.plays, key=lambda c: (4.0 * risk(c) + 0.15 * card_value(sit, c), c)
+    ), "cover_high"
 
 
-def _cover_lead(sit: Situation, partner: int) -> int:
+def _cover_lead(sit: Situation, partner: int) -> Why:
     """Leads for a partner who bid Nil: high cards the partner can play under, or a
     suit the partner is void in; winners first while tricks are needed."""
     others = sit.others()
@@ -163,7 +168,7 @@ def _cover_lead(sit: Situation, partner: int) -> int:
         hold = p_hold(sit, c, suit, others)
         return 4.0 * risk - (0.3 * hold if want else 0.0) + 0.15 * card_value(sit, c) * (1 - hold)
 
-    return min(sit.plays, key=lambda c: (score(c), c))
+    return min(sit.plays, key=lambda c: (score(c), c)), "cover_lead"
 
 
 # Opponents' Nil ----------------------------------------------------------------
@@ -173,24 +178,24 @@ def _rival_nils(sit: Situation) -> list[int]:
     return [s for s in range(sit.n) if sit.nil_alive[s] and not sit.mate(s)]
 
 
-def _bust_follow(sit: Situation) -> int | None:
+def _bust_follow(sit: Situation) -> Why | None:
     """Against a Nil bidder: stays under its winning card, or keeps the bar low
     when it plays after. None when this trick cannot hurt its Nil."""
     for o in _rival_nils(sit):
         unders = [c for c in sit.plays if not beats(c, sit.best, sit.led)]
         if o in sit.played:
             if sit.best_seat == o and unders:
-                return _dump(sit, unders)
+                return _dump(sit, unders), "bust_under"
             continue
         if o not in sit.later or p_forced(sit, o, sit.best, sit.led) < 0.05:
             continue
         if unders:
-            return _dump(sit, unders)
-        return sit.plays[0]
+            return _dump(sit, unders), "bust_low"
+        return sit.plays[0], "bust_low"
     return None
 
 
-def _bust_lead(sit: Situation) -> int | None:
+def _bust_lead(sit: Situation) -> Why | None:
     """Leads low into a Nil bidder: the card most likely to force it to win, unless
     its partner is likely to cover. None when no lead gives it a real chance."""
     rivals = _rival_nils(sit)
@@ -210,38 +215,38 @@ def _bust_lead(sit: Situation) -> int | None:
         score = total - 0.1 * card_value(sit, c)
         if score > best_score:
             best_card, best_score, best_p = c, score, total
-    return best_card if best_p >= 0.05 else None
+    return (best_card, "bust_lead") if best_p >= 0.05 else None
 
 
 # Ducking ------------------------------------------------------------------------
 
 
-def _duck_follow(sit: Situation) -> int:
+def _duck_follow(sit: Situation) -> Why:
     """Contract made: lose the trick with the highest card that loses; when every
     card wins, play the one most likely to be overtaken (the most valuable when
     last, since the trick is ours anyway)."""
     unders = [c for c in sit.plays if not beats(c, sit.best, sit.led)]
     if unders:
-        return _dump(sit, unders)
+        return _dump(sit, unders), "duck_under"
     if not sit.threats(sit.later):
-        return max(sit.plays, key=lambda c: (card_value(sit, c), c))
-    return min(sit.plays, key=lambda c: (p_hold(sit, c, sit.led, sit.later), c))
+        return max(sit.plays, key=lambda c: (card_value(sit, c), c)), "duck_win_anyway"
+    return min(sit.plays, key=lambda c: (p_hold(sit, c, sit.led, sit.later), c)), "duck_overtakable"
 
 
-def _duck_lead(sit: Situation) -> int:
+def _duck_lead(sit: Situation) -> Why:
     """Contract made: lead the card least likely to win, the highest of those."""
     others = sit.others()
 
     def key(c: int) -> tuple[int, bool, int]:
         return (round(p_hold(sit, c, c // 13, others) / 0.05), c >= 39, -(c % 13))
 
-    return min(sit.plays, key=key)
+    return min(sit.plays, key=key), "duck_lead"
 
 
 # Winning tricks -----------------------------------------------------------------
 
 
-def _win_follow(sit: Situation) -> int:
+def _win_follow(sit: Situation) -> Why:
     """Tricks needed: win cheaply, second hand low, third hand high, and never
     overtake the partner's likely winner."""
     best, led = sit.best, sit.led
@@ -250,29 +255,29 @@ def _win_follow(sit: Situation) -> int:
     if sit.mate(sit.best_seat):
         hold = p_hold(sit, best, led, later)
         if hold >= SURE or not beaters:
-            return _low(sit)
+            return _low(sit), "partner_winning"
         for c in beaters:
             if p_hold(sit, c, led, later) >= max(SURE, hold + 0.25):
-                return c
-        return _low(sit)
+                return c, "overtake_partner"
+        return _low(sit), "partner_winning"
     if not beaters:
-        return _low(sit)
+        return _low(sit), "cannot_win"
     if not later:
-        return beaters[0]
+        return beaters[0], "win_last"
     odds = [(c, p_hold(sit, c, led, later)) for c in beaters]
     for c, p in odds:
         if p >= SURE:
-            return c
+            return c, "win_sure"
     partner = sit.partner
     if partner is not None and partner in sit.later and not sit.nil_alive[partner]:
-        return _low(sit)  # second hand low: the partner may still win it
+        return _low(sit), "second_hand_low"  # the partner may still win it
     top = max(p for _, p in odds)
     if top >= 0.25:
-        return next(c for c, p in odds if p >= top - 0.01)  # third hand high, cheaply
-    return _low(sit)
+        return next(c for c, p in odds if p >= top - 0.01), "third_hand_high"  # cheaply
+    return _low(sit), "low_no_chance"
 
 
-def _win_lead(sit: Situation) -> int:
+def _win_lead(sit: Situation) -> Why:
     """Tricks needed: draw trumps when strong in them, cash safe winners, lead to
     the partner's ruff, shorten a suit to ruff, else lead from strength."""
     k = sit.k
@@ -285,11 +290,11 @@ def _win_lead(sit: Situation) -> int:
         most = max(sum(sit.odds[o][c] for c in bits(k.unseen & SPADES)) for o in opps)
         top = spades[-1]
         if most > 0.3 and is_master(k, top) and my_spades >= most + 1:
-            return top
+            return top, "draw_trumps"
     cash = [(p_hold(sit, c, c // 13, others), c) for c in plays if c < 39 and is_master(k, c)]
     cash = [t for t in cash if t[0] >= 0.75]
     if cash:
-        return max(cash)[1]
+        return max(cash)[1], "cash_winner"
     partner = sit.partner
     if partner is not None and not sit.nil_alive[partner]:
         for suit in range(3):
@@ -300,7 +305,7 @@ def _win_lead(sit: Situation) -> int:
                 and k.possible(partner) & SPADES
                 and not all(known_void(k, o, suit) for o in opps)
             ):
-                return mine[0]
+                return mine[0], "lead_partner_ruff"
     if my_spades >= 2:
         for suit in range(3):
             mine = sit.mine(suit)
@@ -310,21 +315,22 @@ def _win_lead(sit: Situation) -> int:
                 and mine[0] % 13 < QUEEN
                 and not is_master(k, mine[0])
             ):
-                return mine[0]
-    choices: list[tuple[float, float, int]] = []
+                return mine[0], "shorten_for_ruff"
+    choices: list[tuple[float, float, int, str]] = []
     for suit in range(4):
         mine = [c for c in plays if c // 13 == suit]
         if not mine:
             continue
         top = mine[-1]
         card = mine[0]
+        why = "lead_strength"
         score = 0.3 * len(mine)
         higher = (k.unseen & above(top)).bit_count()
         if suit == SPADE:
             score -= 1.5
         elif higher == 1 and top % 13 >= JACK:
             if top - 1 in mine and top % 13 >= QUEEN:
-                card = top  # top of a sequence: force out the master
+                card, why = top, "force_master"  # top of a sequence
                 score += 1.0
             else:
                 score -= 1.5 if len(mine) <= 3 else 0.5  # don't lead away from K-x
@@ -333,14 +339,15 @@ def _win_lead(sit: Situation) -> int:
             score -= 2.0 * len(ruffers)
             if partner is not None and known_void(k, partner, suit):
                 score += 0.8
-        choices.append((score, sit.rng.random(), card))
-    return max(choices)[2]
+        choices.append((score, sit.rng.random(), card, why))
+    best = max(choices)
+    return best[2], best[3]
 
 
 # Entry point ----------------------------------------------------------------------
 
 
-def _follow(sit: Situation) -> int:
+def _follow(sit: Situation) -> Why:
     partner = sit.partner
     if partner is not None and sit.nil_alive[partner]:
         c = _cover_follow(sit, partner)
@@ -355,7 +362,7 @@ def _follow(sit: Situation) -> int:
     return _win_follow(sit)
 
 
-def _lead(sit: Situation) -> int:
+def _lead(sit: Situation) -> Why:
     partner = sit.partner
     if partner is not None and sit.nil_alive[partner]:
         return _cover_lead(sit, partner)
@@ -371,16 +378,22 @@ def _lead(sit: Situation) -> int:
 def choose_play(view: PlayerView, rng: random.Random) -> Card:
     """The card the seat to act plays, among ``view.proper_plays``; ``rng`` only
     breaks ties between equally good leads."""
+    return play_and_reason(view, rng)[0]
+
+
+def play_and_reason(view: PlayerView, rng: random.Random) -> tuple[Card, str]:
+    """:func:`choose_play` and the habit that chose the card, a reason key of
+    :data:`espadas.robots.explain.PLAY_REASONS` (``only_card`` for a forced card)."""
     plays = view.proper_plays
     if not plays:
         raise ValueError(f"seat {view.seat} has no card to play now")
     if len(plays) == 1:
-        return CARDS[int(plays).bit_length() - 1]
+        return CARDS[int(plays).bit_length() - 1], "only_card"
     sit = situation(view, rng)
     if sit.nil_alive[sit.me]:
-        card = _nil_lead(sit) if sit.led < 0 else _nil_follow(sit)
+        card, why = _nil_lead(sit) if sit.led < 0 else _nil_follow(sit)
     elif sit.led < 0:
-        card = _lead(sit)
+        card, why = _lead(sit)
     else:
-        card = _follow(sit)
-    return CARDS[card]
+        card, why = _follow(sit)
+    return CARDS[card], why

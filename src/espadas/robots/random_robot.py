@@ -2,6 +2,8 @@
 
 It never reneges (RULES.md section 5: robots never renege) and never accuses.
 In blind-nil games it may look at its cards or bid blind nil, at random.
+Asked to explain, it lists every action it chose among, with no points (it
+weighs nothing), and the reason ``random``.
 
 >>> import random
 >>> from espadas.engine import Game, Rules
@@ -16,6 +18,7 @@ from __future__ import annotations
 import random
 
 from espadas.engine import Action, Play, PlayerView
+from espadas.robots.explain import Candidate, Explanation
 
 
 def following(view: PlayerView, actions: tuple[Action, ...]) -> tuple[Action, ...]:
@@ -32,6 +35,12 @@ class RandomRobot:
         self.rng = rng
 
     def act(self, view: PlayerView) -> Action:
+        return self.explain(view).action
+
+    def explain(self, view: PlayerView) -> Explanation:
+        """The action :meth:`act` takes, among every proper action, none with points."""
         if not view.legal:
             raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase})")
-        return self.rng.choice(following(view, view.legal))
+        among = following(view, view.legal)
+        action = self.rng.choice(among)
+        return Explanation(action, tuple(Candidate(a) for a in among), "random")

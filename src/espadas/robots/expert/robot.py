@@ -23,11 +23,12 @@ from espadas.engine import (
 from espadas.engine.card import CARDS
 from espadas.engine.hand import first_lead_card
 from espadas.robots import kernel
-from espadas.robots.bidding import choose_bid, estimate_tricks, wants_blind_nil
+from espadas.robots.bidding import bid_and_reason, estimate_tricks, wants_blind_nil
 from espadas.robots.expert.estimates import guess_bids, warm_up
 from espadas.robots.expert.inference import MISS, bid_likelihoods, play_likelihoods, sample_deals
 from espadas.robots.expert.values import Value, exact_values, value_for
-from espadas.robots.heuristics import choose_play
+from espadas.robots.explain import Explanation, face_down_choices, searched, unweighed
+from espadas.robots.heuristics import play_and_reason
 from espadas.robots.knowledge import Knowledge
 
 DEFAULT_BUDGET_MS = 150.0
@@ -64,20 +65,25 @@ class ExpertRobot:
 
     # decisions -----------------------------------------------------------------
     def act(self, view: PlayerView) -> Action:
+        return self.explain(view).action
+
+    def explain(self, view: PlayerView) -> Explanation:
+        """The decision :meth:`act` takes, with the values its search gave each
+        candidate (see :mod:`espadas.robots.explain`)."""
         if not view.legal:
             raise ValueError(f"seat {view.seat} has nothing to do now (phase {view.phase})")
         if any(isinstance(a, Look) for a in view.legal):
             if Bid(BLIND_NIL) in view.legal and wants_blind_nil(view):
-                return Bid(BLIND_NIL)
-            return Look(view.seat)
+                return unweighed(Bid(BLIND_NIL), "blind_nil", among=face_down_choices(view))
+            return unweighed(Look(view.seat), "look", among=face_down_choices(view))
         if view.phase == "bidding":
-            return Bid(self._bid(view))
+            return self._bid(view)
         if view.phase == "playing":
             proper = view.proper_plays
             if len(proper) == 1:
-                return Play(CARDS[int(proper).bit_length() - 1])
-            return Play(CARDS[self._play(view)])
-        return view.legal[0]
+                return unweighed(Play(CARDS[int(proper).bit_length() - 1]), "only_card")
+            return self._play(view)
+        return unweighed(view.legal[0], "only_action")
 
     # hidden cards -----------------------------------------------------------------
     def _deals(self, view: PlayerView, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -91,10 +97,10 @@ class ExpertRobot:
         return deals, weights
 
     # bidding --------------------------------------------------------------------------
-    def _bid(self, view: PlayerView) -> BidValue:
+    def _bid(self, view: PlayerView) -> Explanation:
         legal = [a.value for a in view.legal if isinstance(a, Bid)]
         numbers = [b for b in legal if isinstance(b, int) and b > 0]
-        guide = choose_bid(view)
+        guide, why, params = bid_and_reason(view)
         rules = view.rules
         n = rules.players
         count = min(BID_SAMPLES, max(50, self.playouts // 10))
@@ -139,17 +145,17 @@ class ExpertRobot:
                 options.append((bid, total / max(float(w.sum()), 1e-9)))
         best = max(options, key=lambda o: (o[1], -int(o[0])))
         habit = dict(options).get(guide)
-        if habit is not None and best[1] - habit <= BID_MARGIN:
-            return guide
-        return best[0]
+        chosen = guide if habit is not None and best[1] - habit <= BID_MARGIN else best[0]
+        weighed = [(Bid(b), p) for b, p in options]
+        return searched(Bid(chosen), Bid(guide), weighed, why, {**params, "margin": BID_MARGIN})
 
     # play ----------------------------------------------------------------------------------
-    def _play(self, view: PlayerView) -> int:
+    def _play(self, view: PlayerView) -> Explanation:
         rules = view.rules
         n = rules.players
         candidates = _distinct_candidates(view)
         if len(candidates) == 1:
-            return candidates[0]
+            return unweighed(Play(CARDS[candidates[0]]), "equivalent_cards")
         c = len(candidates)
         count = min(MAX_SAMPLES, max(8, self.playouts // c))
         deals, weights = self._deals(view, count)
@@ -176,11 +182,16 @@ class ExpertRobot:
             scores = (w[:, None] * values).sum(axis=0)
         scores = scores / max(float(w.sum()), 1e-9)
         best = max(range(c), key=lambda i: (float(scores[i]), -candidates[i]))
-        guide = int(choose_play(view, self.guide_rng))
+        card, why = play_and_reason(view, self.guide_rng)
+        guide = int(card)
         at = _representative(candidates, guide)
-        if float(scores[best]) - float(scores[at]) <= PLAY_MARGIN:
-            return guide  # the search finds nothing clearly better than the habit
-        return candidates[best]
+        # the habit, unless the search finds something clearly better
+        chosen = (
+            guide if float(scores[best]) - float(scores[at]) <= PLAY_MARGIN else candidates[best]
+        )
+        shown = [guide if i == at else x for i, x in enumerate(candidates)]
+        weighed = [(Play(CARDS[x]), float(s)) for x, s in zip(shown, scores, strict=True)]
+        return searched(Play(CARDS[chosen]), Play(card), weighed, why, {"margin": PLAY_MARGIN})
 
     def _run(
         self,
