@@ -78,8 +78,9 @@ export function layOut(box, cards, played, every) {
     card.style.transition = "none"; // a card lands where it lies, it does not slide there
     card.style.setProperty("--x", `${at.x.toFixed(1)}px`);
     card.style.setProperty("--y", `${at.y.toFixed(1)}px`);
-    // a lower card lies over a higher one, so that every card's index shows
-    card.style.zIndex = card.classList.contains("won") ? "20" : String(2 + Math.round(at.y / 8));
+    // a lower card lies over a higher one, so that every card's index shows; the
+    // winner's card (and its mark) over them all
+    card.style.zIndex = card.classList.contains("won") ? "500" : String(2 + Math.round(at.y / 8));
   });
   void box.offsetWidth; // the places are taken before transitions come back (for the gathering)
   for (const card of cards) card.style.removeProperty("transition");
