@@ -12,6 +12,7 @@ from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 """Debian's chromium (``apt-get install chromium``); Playwright drives it by path."""
@@ -25,6 +26,16 @@ TARGETS = (
     " main summary, header button, header select"
 )
 
+WATCH_CSP = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  const where = e.target && e.target.tagName ? e.target.tagName.toLowerCase() : '';
+  window.__cspViolations.push(
+    `${e.effectiveDirective} refused ${e.blockedURI || 'inline'} at ${where} ${e.sample}`.trim());
+}, true);
+"""
+"""Run in every page before its own scripts: keeps each refusal of the policy."""
+
 
 def person(
     browser: Browser, base: str, locale: str = "es-ES", size: str = "desktop"
@@ -34,15 +45,42 @@ def person(
         viewport={"width": width, "height": height},
         locale=locale,
         base_url=base,
-        bypass_csp=True,  # lets the test evaluate its own checks; the pages run under the CSP
     )
+    context.add_init_script(WATCH_CSP)
     context.set_default_timeout(20_000)
     return context
 
 
+def csp_violations(page: Page) -> list[str]:
+    """What the page's Content-Security-Policy refused since it was loaded."""
+    found: list[str] = page.evaluate("window.__cspViolations || []")
+    return found
+
+
+def wait_for(page: Page, expression: str, arg: Any = None, timeout: float = 20.0) -> Any:
+    """Waits until ``expression`` (JavaScript: an expression, or a function of
+    ``arg``) is truthy in the page, and returns its value. It polls with
+    ``page.evaluate``, which the browser runs outside the page's
+    Content-Security-Policy; Playwright's ``wait_for_function`` compiles its
+    predicate with ``eval`` inside the page, which the pages' policy refuses."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = page.evaluate(expression, arg)
+        except PlaywrightError as exc:  # a page between two documents
+            if "context was destroyed" not in str(exc) or time.monotonic() > deadline:
+                raise
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never true in the page: {expression}")
+        time.sleep(0.05)
+
+
 def watch_errors(page: Page) -> list[str]:
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("pageerror", lambda e: errors.append(e.stack or str(e)))  # where it was thrown
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     return errors
 
@@ -113,7 +151,7 @@ def wait_version(page: Page, table: str, at_least: int) -> dict[str, Any]:
 def wait_turn(page: Page) -> None:
     """Waits until the page says it is its person's turn (in the tab title)."""
     try:
-        page.wait_for_function("document.title.includes('¡')")  # "¡Tu turno!"
-    except Exception as exc:
+        wait_for(page, "document.title.includes('¡')")  # "¡Tu turno!"
+    except AssertionError as exc:
         status = page.inner_text("#status")
         raise AssertionError(f"no turn shown: title {page.title()!r}, status {status!r}") from exc

@@ -27,6 +27,7 @@ from web_helpers import (
     person,
     sign_in,
     touch_targets,
+    wait_for,
     watch_errors,
 )
 
@@ -70,14 +71,14 @@ def texts(page: Page) -> list[str]:
 
 
 def wait_messages(page: Page, n: int) -> None:
-    page.wait_for_function(f"document.querySelectorAll({CHAT!r}).length >= {n}")
+    wait_for(page, f"document.querySelectorAll({CHAT!r}).length >= {n}")
 
 
 def write(page: Page, text: str) -> None:
     label = "Mensaje" if page.evaluate("document.documentElement.lang") == "es" else "Message"
     page.get_by_role("textbox", name=label, exact=True).fill(text)
     page.keyboard.press("Enter")
-    page.wait_for_function("document.getElementById('chat-text').value === ''")
+    wait_for(page, "document.getElementById('chat-text').value === ''")
 
 
 def shot(page: Page, name: str) -> None:
@@ -126,7 +127,7 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
     sofia.goto(f"{base}/mesa/{table}")
     sign_in(sofia, "Sofía")
     sofia.wait_for_selector("#seats li")
-    sofia.wait_for_function("!document.getElementById('chat-text').disabled")
+    wait_for(sofia, "!document.getElementById('chat-text').disabled")
 
     # wide screen: the panel is open, a region named Charla with its Mensaje field
     region = ana.get_by_role("region", name="Charla", exact=True)
@@ -181,13 +182,11 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
     assert luis.get_by_role("region", name="Chat", exact=True).count() == 0
     assert luis.evaluate("document.activeElement.id") == "chat-toggle"
     write(ana, "¿Seguimos?")
-    luis.wait_for_function(
-        "document.getElementById('live').textContent.includes('Ana says: ¿Seguimos?')"
-    )
+    wait_for(luis, "document.getElementById('live').textContent.includes('Ana says: ¿Seguimos?')")
 
     # the creator closes spectators' chat: Sofía's field is disabled, she is told why
     ana.get_by_label("Los espectadores pueden escribir", exact=True).uncheck()
-    sofia.wait_for_function("document.getElementById('chat-text').disabled")
+    wait_for(sofia, "document.getElementById('chat-text').disabled")
     assert "cerrado la charla a los espectadores" in sofia.inner_text("#chat-note")
     refused = sofia.request.post(
         f"/api/tables/{table}/actions",
@@ -234,8 +233,8 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
 
 
 def wait_for_seat(page: Page, name: str) -> None:
-    page.wait_for_function(
-        f"[...document.querySelectorAll('.seat-name')].some(e => e.textContent === {name!r})"
+    wait_for(
+        page, f"[...document.querySelectorAll('.seat-name')].some(e => e.textContent === {name!r})"
     )
 
 

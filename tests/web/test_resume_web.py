@@ -11,7 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from web_helpers import SHOTS
+from web_helpers import SHOTS, wait_for
 
 SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
 TARGETS = "main button, main a.button, main input:not([type=checkbox]):not([type=radio])"
@@ -34,7 +34,6 @@ def person(
         locale=locale,
         base_url=base,
         user_agent=agent,
-        bypass_csp=True,  # lets axe run; the pages themselves run under the CSP
     )
     context.set_default_timeout(20_000)
     return context
@@ -53,7 +52,7 @@ def signed_in(context: BrowserContext, name: str) -> Page:
 def make_link(page: Page) -> str:
     page.click("#resume-make")
     page.wait_for_selector("#resume-link", state="visible")
-    page.wait_for_function("document.getElementById('resume-link').value.includes('/resume/')")
+    wait_for(page, "document.getElementById('resume-link').value.includes('/resume/')")
     return page.input_value("#resume-link")
 
 
@@ -144,7 +143,8 @@ def test_revoke_replace_and_the_devices_list(base: str, browser: Browser, size: 
     marta.click("#resume-replace")
     marta.wait_for_selector("#confirm[open]")
     marta.click("#confirm [data-role=yes]")
-    marta.wait_for_function(
+    wait_for(
+        marta,
         "(old) => document.getElementById('resume-link').value.includes('/resume/')"
         " && document.getElementById('resume-link').value !== old",
         arg=old,

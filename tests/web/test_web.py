@@ -27,6 +27,7 @@ from web_helpers import (
     shot,
     sign_in,
     touch_targets,
+    wait_for,
     wait_turn,
     wait_version,
     watch_errors,
@@ -61,15 +62,15 @@ def test_four_people_and_a_spectator_play_a_hand(base: str, browser: Browser) ->
         page.goto(link)
         sign_in(page, name)
         page.wait_for_selector("#seats li")
-    sofia.wait_for_function("document.getElementById('status-info').textContent.length > 0")
+    wait_for(sofia, "document.getElementById('status-info').textContent.length > 0")
     assert api_view(sofia, table)["you"] is None
     axe_clean(sofia, "table waiting, spectator")
     # Ana picks Marta (seat 2 already) ... she chooses Luis (seat 1) instead
     ana.wait_for_selector("#partner")
     ana.select_option("#partner", "1")
     ana.get_by_role("button", name="Elegir compañero", exact=True).click()
-    ana.wait_for_function(
-        "document.querySelector('#seats li:nth-child(3) .seat-name').textContent === 'Luis'"
+    wait_for(
+        ana, "document.querySelector('#seats li:nth-child(3) .seat-name').textContent === 'Luis'"
     )
     seats = {p["name"]: p["seat"] for p in api_view(ana, table)["seats"]}
     assert seats == {"Ana": 0, "Marta": 1, "Luis": 2, "Pedro": 3}
@@ -134,7 +135,7 @@ def keyboard_move(page: Page, state: str) -> None:
         page.keyboard.press("Enter")
         return
     page.keyboard.press("t")
-    page.wait_for_function("document.getElementById('live').textContent.includes('Te toca')")
+    wait_for(page, "document.getElementById('live').textContent.includes('Te toca')")
     page.focus("#hand-cards button[tabindex='0']")
     focused = page.evaluate("document.activeElement.dataset.card")
     playable = page.eval_on_selector_all(
@@ -189,7 +190,7 @@ def test_a_robot_table_played_to_the_end_through_the_page(base: str, browser: Br
     checks = page.locator("#checks li").all_inner_texts()
     assert checks and all("coincide" in c and "NO" not in c for c in checks)
     page.click("#next")
-    page.wait_for_function("document.getElementById('replay-step').textContent.includes('baza 1')")
+    wait_for(page, "document.getElementById('replay-step').textContent.includes('baza 1')")
     assert page.locator(".replay-seat").count() == 4
     axe_clean(page, "replay")
     assert errors == []
@@ -233,7 +234,7 @@ def test_language_switch_and_decks(base: str, browser: Browser) -> None:
     page.goto(base + "/ayuda")
     assert page.get_attribute("html", "lang") == "es"
     page.click("#lang-switch")
-    page.wait_for_function("document.documentElement.lang === 'en'")
+    wait_for(page, "document.documentElement.lang === 'en'")
     assert page.locator("h1").inner_text() != ""
     assert page.locator("#lang-switch").inner_text() == "Español"
     page.goto(base + "/")
@@ -241,7 +242,7 @@ def test_language_switch_and_decks(base: str, browser: Browser) -> None:
     page.select_option("#deck", "four")
     assert "deck-four" in (page.get_attribute("body", "class") or "")
     page.reload()
-    page.wait_for_function("document.body.classList.contains('deck-four')")
+    wait_for(page, "document.body.classList.contains('deck-four')")
     english = httpx.get(base + "/", headers={"accept-language": "en-US,en;q=0.9"}).text
     assert 'lang="en"' in english
     context.close()

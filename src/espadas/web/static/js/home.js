@@ -123,13 +123,14 @@ async function showContact() {
 }
 
 async function showSignedIn(me) {
-  document.getElementById("signin").hidden = true;
-  document.getElementById("signed").hidden = false;
-  document.getElementById("hello").textContent = t("home.hello", { name: me.name });
+  // the form shows once the presets are here: choosing one before would find no values
   const answer = await call("GET", "/api/presets");
   presets = answer.data.presets;
   targets = answer.data.targets;
   renderOptions();
+  document.getElementById("signin").hidden = true;
+  document.getElementById("signed").hidden = false;
+  document.getElementById("hello").textContent = t("home.hello", { name: me.name });
   await listTables();
   await showContact();
   await showDevices();

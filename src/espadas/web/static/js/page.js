@@ -14,7 +14,9 @@ export async function setUp() {
   }
   const deck = document.getElementById("deck");
   if (deck) {
-    deck.innerHTML = DECKS.map((d) => `<option value="${d}">${t(`deck.${d}`)}</option>`).join("");
+    // the header has little room (a phone, the table page): each option says its
+    // design in a word or two, the full name is its title
+    deck.innerHTML = DECKS.map((d) => `<option value="${d}" title="${escapeHtml(t(`deck.${d}`))}">${escapeHtml(t(`deck.${d}_short`))}</option>`).join("");
     deck.value = savedDeck();
     deck.addEventListener("change", () => applyDeck(deck.value));
   }

@@ -4,6 +4,7 @@
 import { cardElement } from "../cards.js";
 import { cardName, seatLabel, t } from "../i18n.js";
 import { seatSpot } from "./board.js";
+import { layOut } from "./spots.js";
 import { $ } from "./view.js";
 
 const HOLD_MS = 1000;
@@ -14,6 +15,7 @@ let timer = 0;
 let showLast = false;
 let current = null;
 let drawn = new Set(); // the cards on the felt at the last drawing (only new ones land)
+let onFelt = null; // the trick those cards are of
 
 function still() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -37,6 +39,7 @@ function place(v, trick, box) {
     element.style.setProperty("--y", `${(50 + 19 * spot.y).toFixed(1)}%`);
     box.appendChild(element);
   });
+  fit(v, trick, box);
   if (trick.winner !== null && trick.winner !== undefined) {
     const spot = seatSpot(v, trick.winner);
     box.style.setProperty("--gx", `${(41 * spot.x).toFixed(1)}%`);
@@ -46,6 +49,13 @@ function place(v, trick, box) {
     p.textContent = t("trick.won_by", { name: seatLabel(v, trick.winner) });
     box.appendChild(p);
   }
+}
+
+// Moves the cards of the trick so that none covers a seat (see spots.js).
+function fit(v, trick, box) {
+  const cards = [...box.querySelectorAll(".card.played")];
+  const played = trick.cards.map((card, i) => (trick.leader + i) % v.players);
+  layOut(box, cards, played, [...Array(v.players).keys()].map((seat) => seatSpot(v, seat)));
 }
 
 function draw() {
@@ -64,6 +74,7 @@ function draw() {
   const shown = showLast && last ? last : held || live;
   if (!shown) {
     drawn = new Set();
+    onFelt = null;
     const p = document.createElement("p");
     p.className = "empty";
     p.textContent = t("trick.empty");
@@ -71,6 +82,7 @@ function draw() {
     return;
   }
   place(v, shown, box);
+  onFelt = shown;
   drawn = new Set(shown.cards);
 }
 
@@ -119,4 +131,8 @@ export function toggleLast() {
 
 export function setUpTrick() {
   $("last-trick").addEventListener("click", toggleLast);
+  // the felt changes size (a turned phone, a hand of fewer cards): the cards are laid out again
+  new ResizeObserver(() => {
+    if (current && onFelt) fit(current, onFelt, $("trick-cards"));
+  }).observe($("felt"));
 }

@@ -1,0 +1,190 @@
+"""The table page's felt as the browser tests see it: a person at a robot table
+(opened, filled with robots and started from the page), waiting for their turn,
+playing a hand from the page, and the boxes the layout tests compare (the felt,
+each seat, each card of the trick on it).
+
+Pages run under their real Content-Security-Policy here (no ``bypass_csp``): a
+page that the policy breaks fails the tests that open it, and
+:func:`csp_violations` lists what the policy refused."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from web_helpers import SHOTS, WATCH_CSP, api_view, wait_for
+
+SIZES = {"phone": (360, 640), "landscape": (640, 360), "desktop": (1280, 800)}
+# the stable names (and the buttons the tests press), in both languages
+TEXTS = {
+    "es": {
+        "robots": "Completar con robots",
+        "start": "Empezar la partida",
+        "bid": "Apostar",
+        "felt": "Mesa",
+        "trick": "Baza en curso",
+        "score": "Puntos",
+        "hand": "Tu mano",
+    },
+    "en": {
+        "robots": "Fill with robots",
+        "start": "Start the game",
+        "bid": "Bid",
+        "felt": "Table",
+        "trick": "Trick in progress",
+        "score": "Score",
+        "hand": "Your hand",
+    },
+}
+Box = dict[str, float]
+
+
+def person(
+    browser: Browser, base: str, size: str = "desktop", locale: str = "es-ES"
+) -> BrowserContext:
+    """A browser context of the given size, under the pages' real policy."""
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale=locale, base_url=base
+    )
+    context.add_init_script(WATCH_CSP)
+    context.set_default_timeout(20_000)
+    return context
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def robot_table(page: Page, base: str, name: str, lang: str = "es", **choices: str) -> str:
+    """A table of ``name`` and robots, started."""
+    page.goto(base + "/")
+    page.wait_for_selector("#create:visible, #signin:visible")
+    if page.locator("#signin").is_visible():
+        page.fill("#name", name)
+        page.click("#signin button[type=submit]")
+    page.wait_for_selector("#create", state="visible")
+    for field, value in choices.items():
+        page.select_option(f"#{field}", value)
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/mesa/**")
+    page.get_by_role("button", name=TEXTS[lang]["robots"], exact=True).click()
+    page.get_by_role("button", name=TEXTS[lang]["start"], exact=True).click()
+    page.wait_for_selector("#hand-cards button, .face-down")
+    return page.url.rsplit("/", 1)[1]
+
+
+def wait_until(page: Page, table: str, test: Any, what: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        view = api_view(page, table)
+        if test(view):
+            return view
+        time.sleep(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+def my_turn(page: Page, table: str, phase: str) -> dict[str, Any]:
+    view = wait_until(
+        page,
+        table,
+        lambda v: v["game"]["phase"] == phase and v["game"]["to_act"] == 0,
+        f"my turn in {phase}",
+    )
+    wait_for(page, "/^(¡Tu turno!|Your turn!)/.test(document.title)")
+    wait_for(
+        page,
+        "(v) => document.querySelectorAll('#hand-cards .hand-card').length === v",
+        arg=len(view["game"]["hand"]),
+    )
+    return view
+
+
+def wait_version(page: Page, table: str, at_least: int) -> dict[str, Any]:
+    return wait_until(page, table, lambda v: v["version"] >= at_least, f"version {at_least}")
+
+
+def play_hand(page: Page, table: str, cards: int = 99) -> int:
+    """Bids and plays seat 0's turns from the page until the hand ends (or
+    ``cards`` cards are played); the number of actions sent."""
+    sent = played = 0
+    for _ in range(500):
+        view = api_view(page, table)
+        game = view["game"]
+        if game["phase"] in ("hand_end", "game_over") or played >= cards:
+            return sent
+        if game["to_act"] != 0:
+            time.sleep(0.03)
+            continue
+        my_turn(page, table, game["phase"])
+        if game["phase"] == "bidding":
+            page.get_by_role("button", name="Apostar", exact=True).click()
+        else:
+            page.click("#hand-cards button.playable >> nth=0")
+            played += 1
+        sent += 1
+        wait_version(page, table, view["version"] + 1)
+    raise AssertionError("the hand did not end")
+
+
+def settled(page: Page) -> None:
+    """Waits until no animation or transition runs (boxes are where they stay)."""
+    wait_for(page, "document.getAnimations().every((a) => a.playState !== 'running')")
+
+
+def felt_boxes(page: Page) -> dict[str, Any]:
+    """The felt's box, each seat's box (in the felt's order) and each card of the
+    trick on the felt (a winner's card with its mark below it)."""
+    settled(page)
+    found: dict[str, Any] = page.evaluate(
+        """() => {
+          const box = (r) => ({x: r.left, y: r.top, width: r.width, height: r.height});
+          const felt = box(document.querySelector('.felt').getBoundingClientRect());
+          const seats = [...document.querySelectorAll('#seats .seat')].map((s) => ({
+            seat: Number(s.dataset.seat), ...box(s.getBoundingClientRect())}));
+          const cards = [...document.querySelectorAll('#trick-cards .card')].map((c) => {
+            const r = box(c.getBoundingClientRect());
+            const mark = getComputedStyle(c, '::after');
+            if (c.classList.contains('won') && mark.content !== 'none') {
+              r.height += parseFloat(mark.fontSize) * 1.3 + 2;  // the winner's mark below it
+            }
+            return {card: c.dataset.card || c.getAttribute('aria-label'), ...r};
+          });
+          return {felt, seats, cards};
+        }"""
+    )
+    return found
+
+
+def apart(a: Box, b: Box) -> bool:
+    """Whether two boxes share no area (touching edges is apart)."""
+    return (
+        a["x"] + a["width"] <= b["x"] + 0.5
+        or b["x"] + b["width"] <= a["x"] + 0.5
+        or a["y"] + a["height"] <= b["y"] + 0.5
+        or b["y"] + b["height"] <= a["y"] + 0.5
+    )
+
+
+def inside(inner: Box, outer: Box) -> bool:
+    return (
+        outer["x"] - 0.5 <= inner["x"]
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 0.5
+        and outer["y"] - 0.5 <= inner["y"]
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 0.5
+    )
+
+
+def trick_clear_of_seats(page: Page, state: str) -> int:
+    """Asserts that no card of the trick on the felt covers any seat (nor leaves
+    the felt); the number of cards on it."""
+    boxes = felt_boxes(page)
+    for card in boxes["cards"]:
+        assert inside(card, boxes["felt"]), (state, card, boxes["felt"])
+        for seat in boxes["seats"]:
+            assert apart(card, seat), (state, card, seat)
+    return len(boxes["cards"])
