@@ -2,7 +2,7 @@
 Markdown table row per rule set.
 
     scripts/arena-matrix experto normal --deals 500 --jobs 2 --out runs/matrix
-    python -m espadas.cli.matrix normal aleatorio --deals 4 --only pagat --only cien
+    python -m espadas.cli.matrix normal aleatorio --deals 4 --only cien --out /tmp/m
 
 Each rule set of :data:`RULE_SETS` is played by a separate ``espadas match … --json``
 (the same program as by hand, with ``--deals``, ``--seed``, ``--jobs`` and
