@@ -23,6 +23,7 @@ from espadas.cli.options import add_rules_arguments, rules_from_args
 from espadas.robots.arena import DealResult, MatchResult, MatchSpec, check_robots, run_match
 from espadas.robots.chart import write_chart
 from espadas.robots.registry import UnknownRobot
+from espadas.robots.standing import STARTS
 from espadas.robots.stats import Running
 
 if TYPE_CHECKING:
@@ -45,6 +46,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--jobs", type=int, default=1, help="worker processes playing deals (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--chart", metavar="FILE", help="write an SVG of the running margin")
+    p.add_argument(
+        "--start",
+        choices=STARTS,
+        default="zero",
+        help="score each play starts from: zero (0-0, the default) or mixed (a third of "
+        "the deals level, two thirds with one side 50 %% of the target behind)",
+    )
     p.add_argument(
         "--budget-ms",
         type=float,
@@ -119,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
         deals=args.deals,
         seed=args.seed,
         budget_ms=args.budget_ms,
+        start=args.start,
     )
     try:
         check_robots(spec)
@@ -169,6 +178,10 @@ def _num(value: Any, unit: str = "", digits: int = 1) -> str:
     return f"{value:.{digits}f}{unit}"
 
 
+def _behind(s: dict[str, Any], role: str) -> str:
+    return f"{s['blind_nil_behind'][role]['bids']} / {s['blind_nil_not_behind'][role]['bids']}"
+
+
 def format_table(s: dict[str, Any]) -> str:
     """The human-readable report of a match summary.
 
@@ -186,6 +199,26 @@ def format_table(s: dict[str, Any]) -> str:
         ("contracts made", _num(s["made_pct"]["A"], " %"), _num(s["made_pct"]["B"], " %")),
         ("Nil bids", _num(s["nil_bids"]["A"]), _num(s["nil_bids"]["B"])),
         ("Nil made", _num(s["nil_pct"]["A"], " %"), _num(s["nil_pct"]["B"], " %")),
+        (
+            "Nil lost by the partner",
+            _num(s["nil_partner_fault_pct"]["A"], " %"),
+            _num(s["nil_partner_fault_pct"]["B"], " %"),
+        ),
+        (
+            "blind nil bids / offered",
+            f"{s['blind_nil_bids']['A']} / {s['blind_nil_offered']['A']}",
+            f"{s['blind_nil_bids']['B']} / {s['blind_nil_offered']['B']}",
+        ),
+        (
+            "blind nil made",
+            _num(s["blind_nil_pct"]["A"], " %"),
+            _num(s["blind_nil_pct"]["B"], " %"),
+        ),
+        (
+            "blind nil bids behind / not",
+            _behind(s, "A"),
+            _behind(s, "B"),
+        ),
         (
             "bags per hand",
             _num(s["bags_per_hand"]["A"], digits=2),
@@ -208,7 +241,8 @@ def format_table(s: dict[str, Any]) -> str:
     lines = [
         f"{robots['A']} (A) vs {robots['B']} (B): {s['preset']}, "
         f"{s['deals']} deal{'' if s['deals'] == 1 else 's'} × "
-        f"{s['plays_per_deal']} plays, seed {s['seed']}",
+        f"{s['plays_per_deal']} plays, seed {s['seed']}"
+        + ("" if s.get("start", "zero") == "zero" else f", start {s['start']}"),
         f"margin per deal (A − B): {s['margin']:+.1f} points, 95 % interval {ci}",
         "",
         f"{head[0]:<{w0}}  {head[1]:>{w1}}  {head[2]:>{w2}}",

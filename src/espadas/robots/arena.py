@@ -19,11 +19,15 @@ seats between plays, and only the difference in their results counts.
 - **Deal margin** = the mean of its plays' margins. The match reports the mean deal
   margin with its Student-t 95 % confidence interval over deals.
 - **Scoring.** Each play is one hand of a real :class:`~espadas.engine.Game`
-  started from 0–0 with no bags, so deals are independent. A side's *deal score*
+  started with no bags, from 0–0 or (``start="mixed"``) from the score of
+  :func:`~espadas.robots.standing.start_scores`, the same for every play of a deal;
+  only the hand's own points count, so deals are independent. A side's *deal score*
   is the hand's points without any bag penalty, minus 10 per bag taken in the
   hand (every bag is costed at its long-run price of 10 points). The bags taken
   are counted exactly, also when a side takes 10 or more in one hand and with
-  ``bags_reset`` (see :func:`deal_scores`).
+  ``bags_reset`` (see :func:`deal_scores`). What each robot did (contracts, Nil,
+  blind nil, Nils lost by the partner, bags, decision times) is counted in a
+  :class:`~espadas.robots.tally.Tally`.
 - **Robots** only ever see ``game.view_for(seat)``, or ``full_view(game, seat)``
   when they have ``sees_all = True`` (``omnisciente``). Each seat of each play has
   its own robot, made by ``make_robot(name, seed, arena=True, budget_ms=…)`` with a
@@ -82,7 +86,9 @@ from espadas.engine import (
 from espadas.robots import registry
 from espadas.robots.base import Robot, fallback
 from espadas.robots.roster import Roster
-from espadas.robots.stats import Running, confidence_interval, mean, percentile, sample_sd
+from espadas.robots.standing import STARTS, UnknownStart, behind_sides, start_scores
+from espadas.robots.stats import Running, confidence_interval, mean, sample_sd
+from espadas.robots.tally import Tally, robot_summary
 
 ROLES = ("A", "B")
 """The two robots of a match."""
@@ -102,7 +108,8 @@ class MatchSpec:
     """What to play: two robot names, the rules, how many deals, the seed.
 
     ``factory`` makes the robots; ``None`` means ``registry.make_robot`` (looked up
-    when the match runs)."""
+    when the match runs). ``start`` chooses the score each play starts from (see
+    :mod:`espadas.robots.standing`)."""
 
     robot_a: str
     robot_b: str
@@ -111,6 +118,11 @@ class MatchSpec:
     seed: int = 1
     budget_ms: float | None = None
     factory: RobotFactory | None = None
+    start: str = "zero"
+
+    def __post_init__(self) -> None:
+        if self.start not in STARTS:
+            raise UnknownStart(f"unknown start {self.start!r}; the starts are {', '.join(STARTS)}")
 
     def name(self, role: str) -> str:
         """The robot name playing ``role`` (``"A"`` or ``"B"``)."""
@@ -120,32 +132,6 @@ class MatchSpec:
         """A fresh robot for ``role`` with ``seed``."""
         factory = self.factory if self.factory is not None else registry.make_robot
         return factory(self.name(role), seed, arena=True, budget_ms=self.budget_ms)
-
-
-@dataclass
-class Tally:
-    """What one robot (role) did over some plays; ``sides`` counts the sides (a
-    partnership, or one player) it held in one play of one deal."""
-
-    sides: int = 0
-    contracts: int = 0
-    made: int = 0
-    nil_bids: int = 0
-    nil_made: int = 0
-    bags: int = 0
-    faults: int = 0
-    times_ms: list[float] = field(default_factory=list)
-
-    def merge(self, other: Tally) -> None:
-        """Adds ``other`` into this tally."""
-        self.sides += other.sides
-        self.contracts += other.contracts
-        self.made += other.made
-        self.nil_bids += other.nil_bids
-        self.nil_made += other.nil_made
-        self.bags += other.bags
-        self.faults += other.faults
-        self.times_ms.extend(other.times_ms)
 
 
 @dataclass(frozen=True)
@@ -285,12 +271,14 @@ def play_deal(spec: MatchSpec, index: int, seats: Roster | None = None) -> DealR
             return play_deal(spec, index, own)
     rules = spec.rules
     dealer, cards = deal_for(rules, spec.seed, index)
+    start = start_scores(rules, spec.start, index)
     tallies = {role: Tally() for role in ROLES}
     plays: list[PlayResult] = []
     for number, roles in enumerate(seatings(rules)):
         seeds = [derive_seed(spec.seed, index, number, seat) for seat in range(len(roles))]
         robots = seats.robots(roles, seeds)
         game = Game(rules, first_dealer=dealer)
+        game.scores[:] = start
         game.deal(cards)
 
         def decided(seat: int, ms: float, roles: tuple[str, ...] = roles) -> None:
@@ -304,13 +292,17 @@ def play_deal(spec: MatchSpec, index: int, seats: Roster | None = None) -> DealR
         finally:
             for seat, faults in enumerate(seats.end_play()):
                 tallies[roles[seat]].faults += faults
-        plays.append(_score_play(rules, game, roles, tallies))
+        plays.append(_score_play(rules, game, roles, tallies, behind_sides(start)))
     margin = math.fsum(p.margin for p in plays) / len(plays)
     return DealResult(index, dealer, tuple(plays), margin, tallies)
 
 
 def _score_play(
-    rules: Rules, game: Game, roles: tuple[str, ...], tallies: dict[str, Tally]
+    rules: Rules,
+    game: Game,
+    roles: tuple[str, ...],
+    tallies: dict[str, Tally],
+    behind: tuple[bool, ...],
 ) -> PlayResult:
     hand = game.hands[-1]
     bids = [b if b is not None else 0 for b in hand.bids]
@@ -318,22 +310,9 @@ def _score_play(
     scores, bags = deal_scores(rules, bids, hand.blind, tricks)
     by_role: dict[str, list[int]] = {role: [] for role in ROLES}
     for side in range(rules.sides):
-        seats = rules.seats_of(side)
-        role = roles[seats[0]]
-        tally = tallies[role]
+        role = roles[rules.seats_of(side)[0]]
         by_role[role].append(scores[side])
-        tally.sides += 1
-        tally.bags += bags[side]
-        contract = sum(bids[s] for s in seats if bids[s] > 0)
-        if contract > 0:
-            tally.contracts += 1
-            if sum(tricks[s] for s in seats if bids[s] > 0) >= contract:
-                tally.made += 1
-        for s in seats:
-            if bids[s] == 0:
-                tally.nil_bids += 1
-                if tricks[s] == 0:
-                    tally.nil_made += 1
+        tallies[role].count_side(hand, side, bags[side], behind[side])
     margin = mean(by_role["A"]) - mean(by_role["B"])
     shown: tuple[BidValue, ...] = tuple(
         BLIND_NIL if hand.blind[s] else bids[s] for s in range(rules.players)
@@ -390,20 +369,6 @@ def run_match(
     return MatchResult(spec, results)
 
 
-def _pct(part: int, whole: int) -> float | None:
-    return round(100 * part / whole, 2) if whole else None
-
-
-def _ms(values: Sequence[float]) -> dict[str, float | None]:
-    if not values:
-        return {"p50": None, "p95": None, "max": None}
-    return {
-        "p50": round(percentile(values, 50), 3),
-        "p95": round(percentile(values, 95), 3),
-        "max": round(max(values), 3),
-    }
-
-
 @dataclass
 class MatchResult:
     """The deals of a match in order, and what they add up to."""
@@ -440,29 +405,19 @@ class MatchResult:
         spec = self.spec
         margins = self.margins
         ci = confidence_interval(margins)
-        t = self.tallies
-
-        def per(get: Callable[[Tally], Any]) -> dict[str, Any]:
-            return {role: get(t[role]) for role in ROLES}
-
         return {
             "robots": {role: spec.name(role) for role in ROLES},
             "preset": spec.rules.preset,
             "rules": spec.rules.to_dict(),
             "seed": spec.seed,
             "budget_ms": spec.budget_ms,
+            "start": spec.start,
             "deals": len(margins),
             "plays_per_deal": len(seatings(spec.rules)),
             "margin": round(mean(margins), 3),
             "ci95": [round(ci[0], 3), round(ci[1], 3)] if ci else [None, None],
             "sd": round(sample_sd(margins), 3),
-            "contracts": per(lambda x: x.contracts),
-            "made_pct": per(lambda x: _pct(x.made, x.contracts)),
-            "nil_bids": per(lambda x: x.nil_bids),
-            "nil_pct": per(lambda x: _pct(x.nil_made, x.nil_bids)),
-            "bags_per_hand": per(lambda x: round(x.bags / x.sides, 3) if x.sides else None),
-            "decision_ms": per(lambda x: _ms(x.times_ms)),
-            "faults": per(lambda x: x.faults),
+            **robot_summary(self.tallies),
         }
 
 
