@@ -261,6 +261,17 @@ def test_help_lists_the_legal_moves(
     assert "Apuestas posibles: Nil, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13" in out
     assert "Cartas posibles: " in out
     assert "acusar E" in out
+    # estandar plays no blind nil: the help names neither blind nil nor looking
+    assert "ciegas" not in out and "mirar" not in out
+
+
+def test_help_names_blind_nil_where_it_is_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--preset", "cien", "--seed", "5", "--record", str(tmp_path / "r")]
+    _, out = play_main(monkeypatch, capsys, argv, "?\nq\n")
+    assert "Nil a ciegas, mirar" in out
+    assert "«ciegas» para Nil a ciegas; «mirar» para ver tus cartas." in out
 
 
 # quitting and the record --------------------------------------------------------------

@@ -254,7 +254,8 @@ class Screen:
         if Look(HUMAN) in view.legal:
             items.append(self.t("ui.help_look"))
         self.say("ui.help_bids", items=", ".join(items))
-        self.say("ui.help_bid_words")
+        # blind nil and looking are named only where the table plays blind nil
+        self.say("ui.help_bid_words" if self.game.rules.blind_nil else "ui.help_bid_words_plain")
 
     def help_cards(self, view: PlayerView) -> None:
         proper = self.game.hand.proper_plays()
