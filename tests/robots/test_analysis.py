@@ -110,6 +110,7 @@ def test_blind_nil_and_looking_are_decisions() -> None:
     first = game.to_act
     game.bid(BLIND_NIL)
     second = game.to_act
+    assert first is not None and second is not None
     game.bid(3)
     found = decisions(game_record(game))
     assert [(d.seat, d.stage, d.taken) for d in found] == [

@@ -107,13 +107,17 @@ def _fail(as_json: bool, obj: dict[str, Any]) -> int:
         err = obj["error"]
         where = f"hand {err['hand']}, action {err['action']}: " if "hand" in err else ""
         msg = err["message"]
-        print(f"espadas analyze: {msg if msg.startswith('hand ') else where + msg}", file=sys.stderr)
+        print(
+            f"espadas analyze: {msg if msg.startswith('hand ') else where + msg}", file=sys.stderr
+        )
     return 2
 
 
 def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
-        return _fail(args.json, {"error": {"message": f"--jobs must be at least 1, not {args.jobs}"}})
+        return _fail(
+            args.json, {"error": {"message": f"--jobs must be at least 1, not {args.jobs}"}}
+        )
     try:
         record = load_record(read_text(args.record))
         n = len(record["players"])

@@ -21,9 +21,9 @@ depend on the order the decisions are searched in, nor on worker processes.
 >>> from espadas.engine.record import game_record
 >>> game = Game.new(Rules.from_preset("cien"), seed=2)
 >>> game.to_act, game.bid(3)
-(3, None)
+(1, None)
 >>> [(d.seat, d.stage, d.taken) for d in decisions(game_record(game))]
-[(3, 'look', Look(seat=3)), (3, 'bid', Bid(value=3))]
+[(1, 'look', Look(seat=1)), (1, 'bid', Bid(value=3))]
 """
 
 from __future__ import annotations

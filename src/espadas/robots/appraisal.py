@@ -105,7 +105,7 @@ class Appraiser(ExpertRobot):
         runs = _distinct_candidates(view)
         by_run = {_representative(runs, int(_card(c.action))): c for c in scored}
         if not proper >> card & 1:  # a renege: the search weighs proper plays only
-            return Appraisal(ranked(scored) + (Candidate(taken),), Candidate(taken))
+            return Appraisal((*ranked(scored), Candidate(taken)), Candidate(taken))
         mine = _representative(runs, card)
         points = by_run[mine].points
         shown = [Candidate(taken, points) if run == mine else c for run, c in by_run.items()]
