@@ -182,7 +182,7 @@ def analyse(
     results: Iterator[Verdict]
     if jobs > 1 and len(tasks) > 1:
         with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-            results = pool.map(_judge_task, tasks, chunksize=1)
+            results = pool.map(_judge_task, tasks, chunksize=max(1, len(tasks) // (8 * jobs)))
             for verdict in results:
                 verdicts.append(verdict)
                 if progress is not None:
