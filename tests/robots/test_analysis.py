@@ -20,6 +20,7 @@ from espadas.engine.cardset import CardSet
 from espadas.engine.codec import bid_from_json, card_from_json
 from espadas.engine.record import game_record, rebuild
 from espadas.robots.analysis import (
+    CONFIRM,
     MARKS,
     THRESHOLDS,
     Decision,
@@ -27,11 +28,20 @@ from espadas.robots.analysis import (
     analysis_json,
     decisions,
     judge,
+    seed_of,
 )
+from espadas.robots.appraisal import Appraiser, mean_appraisal
 from espadas.robots.registry import LEVELS, UnknownRobot, make_robot
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "analysis_positions.json"
 POSITIONS: list[dict[str, Any]] = json.loads(FIXTURES.read_text())
+IDS = [f"{p['kind']}-{i}" for i, p in enumerate(POSITIONS)]
+"""Positions where a seat, last to play to a trick, may drop its partner's Nil, overtake
+its partner's winner or take the tenth bag (``kind``: ``nil``, ``overtake``, ``bag``):
+found in games of ``normal`` robots (``from``), the key decision at ``hand``/``action``,
+with the record cut just after a wrong card (``mistake``) or the best one (``good``)
+and the ``right`` cards; with three cards left or fewer the exact search of the true
+deal confirmed that every wrong card loses at least 15 points."""
 BUDGET = 50.0
 """Search budget (ms) of the tests: a third of experto's, enough for these positions."""
 
@@ -59,7 +69,7 @@ def key_decision(record: dict[str, Any], position: dict[str, Any]) -> Decision:
     return next(d for d in found if (d.hand, d.action) == (position["hand"], position["action"]))
 
 
-@pytest.mark.parametrize("position", POSITIONS, ids=lambda p: f"{p['kind']}-{p['action']}")
+@pytest.mark.parametrize("position", POSITIONS, ids=IDS)
 def test_plain_mistakes_are_marked(position: dict[str, Any]) -> None:
     verdict = judge(key_decision(position["mistake"], position), BUDGET, seed=3)
     assert verdict.loss is not None and verdict.loss >= THRESHOLDS["mistake"]
@@ -70,7 +80,7 @@ def test_plain_mistakes_are_marked(position: dict[str, Any]) -> None:
     assert str(verdict.decision.taken.card) not in position["right"]
 
 
-@pytest.mark.parametrize("position", POSITIONS, ids=lambda p: f"{p['kind']}-{p['action']}")
+@pytest.mark.parametrize("position", POSITIONS, ids=IDS)
 def test_good_plays_are_not_marked(position: dict[str, Any]) -> None:
     verdict = judge(key_decision(position["good"], position), BUDGET, seed=3)
     assert verdict.mark is None and verdict.loss is not None
@@ -162,12 +172,10 @@ def test_the_json_object() -> None:
     points = {c["action"]: c["points"] for c in entry["candidates"]}
     assert entry["taken"] in points and entry["best"] in points
     assert entry["loss"] == pytest.approx(points[entry["best"]] - points[entry["taken"]], abs=0.11)
+    (average,) = [s.pop("average_loss") for s in out["summary"].values()]
+    assert average == pytest.approx(entry["loss"], abs=0.051)
     assert out["summary"] == {
-        str(seat): {
-            "decisions": 1,
-            "average_loss": entry["loss"],
-            "marks": {m: int(m == entry["mark"]) for m in MARKS},
-        }
+        str(seat): {"decisions": 1, "marks": {m: int(m == entry["mark"]) for m in MARKS}}
     }
 
 
@@ -260,3 +268,28 @@ def test_a_redeal_moves_hidden_cards() -> None:
     other = redeal(record, 0, random.Random(1))
     before, after = record["hands"][-1]["deal"], other["hands"][-1]["deal"]
     assert before[0] == after[0] and before != after
+
+
+def test_a_marked_decision_is_searched_again_and_averaged() -> None:
+    position = next(p for p in POSITIONS if p["kind"] == "bag")
+    decision = key_decision(position["mistake"], position)
+    first = Appraiser(seed_of(7, decision), BUDGET).appraise(decision.view, decision.taken)
+    assert (first.loss() or 0.0) >= THRESHOLDS["inaccuracy"]
+    rng = random.Random(seed_of(7, decision))
+    more = [
+        Appraiser(rng.getrandbits(31), BUDGET).appraise(decision.view, decision.taken)
+        for _ in range(CONFIRM)
+    ]
+    verdict = judge(decision, BUDGET, seed=7)
+    for c in verdict.appraisal.candidates:
+        values = [
+            p
+            for a in (first, *more)
+            for x in a.candidates
+            if x.action == c.action
+            for p in [x.points]
+        ]
+        assert c.points == pytest.approx(sum(v or 0.0 for v in values) / (1 + CONFIRM))
+    assert verdict.loss == pytest.approx(verdict.appraisal.loss())
+    same = mean_appraisal([first, first])
+    assert same.candidates == first.candidates and same.taken == first.taken

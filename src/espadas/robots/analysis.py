@@ -13,7 +13,8 @@ negative), and the mark follows :data:`THRESHOLDS` (points lost, at least):
 ``inaccuracy`` 4 (under half a trick made or a bag), ``mistake`` 8 (about a
 bag, or a trick of the contract), ``blunder`` 30 (a contract set, a Nil lost).
 
-Each decision is searched with a seed of its own, drawn from the analysis seed
+A decision that the first search marks is searched :data:`CONFIRM` more times with
+other seeds, and the mean values decide. Each decision is searched with a seed of its own, drawn from the analysis seed
 and the decision's place (hand, action, seat, stage), so the result does not
 depend on the order the decisions are searched in, nor on worker processes.
 
@@ -38,7 +39,7 @@ from espadas.engine import BLIND_NIL, Action, Bid, Game, Look, Play, PlayerView
 from espadas.engine.cardset import CardSet
 from espadas.engine.codec import bid_from_json, bid_json, card_from_json, card_json
 from espadas.engine.record import rebuild
-from espadas.robots.appraisal import Appraisal, Appraiser
+from espadas.robots.appraisal import Appraisal, Appraiser, mean_appraisal
 from espadas.robots.expert.robot import DEFAULT_BUDGET_MS
 from espadas.robots.explain import Candidate
 from espadas.robots.registry import ANALYSIS_LEVELS, MAESTRO_FACTOR
@@ -47,6 +48,10 @@ FORMAT = "espadas-analysis/1"
 MARKS = ("inaccuracy", "mistake", "blunder")
 THRESHOLDS = {"inaccuracy": 4.0, "mistake": 8.0, "blunder": 30.0}
 """The least points lost for each mark."""
+CONFIRM = 3
+"""A decision whose first search loses at least the ``inaccuracy`` threshold is searched
+this many times more (other seeds, other sampled deals) and the values averaged:
+sampling noise alone seldom survives it."""
 LOOK = "look"
 """How the analysis writes the action of looking at one's cards."""
 
@@ -154,11 +159,19 @@ def seed_of(seed: int, decision: Decision) -> int:
 
 
 def judge(decision: Decision, budget_ms: float, seed: int) -> Verdict:
-    """One decision analysed with ``budget_ms`` of search."""
-    appraisal = Appraiser(seed_of(seed, decision), budget_ms).appraise(
-        decision.view, decision.taken
-    )
+    """One decision analysed with ``budget_ms`` of search; searched :data:`CONFIRM`
+    more times, and the values averaged, when the first search marks it."""
+    first = seed_of(seed, decision)
+    appraisal = Appraiser(first, budget_ms).appraise(decision.view, decision.taken)
     loss = appraisal.loss()
+    if loss is not None and loss >= THRESHOLDS["inaccuracy"]:
+        rng = random.Random(first)
+        more = [
+            Appraiser(rng.getrandbits(31), budget_ms).appraise(decision.view, decision.taken)
+            for _ in range(CONFIRM)
+        ]
+        appraisal = mean_appraisal([appraisal, *more])
+        loss = appraisal.loss()
     return Verdict(decision, appraisal, loss, mark_for(loss))
 
 

@@ -9,7 +9,8 @@ minus the others' (bags at −10 each, the game's end counted).
 - A play: ``experto``'s own :meth:`~espadas.robots.expert.ExpertRobot.explain`.
   Its search values one card of each run of equivalent cards (cards of one suit
   with no card between them that another seat may hold); the card taken gets the
-  value of its run and stands for it among the candidates. A renege (a card off
+  value of its run and stands for it among the candidates (every other run
+  stands as its lowest card). A renege (a card off
   the rules of play, in renege-allowed games) is not valued.
 - A bid once the seat has looked: every legal bid, Nil included, scored over the
   same sampled deals and play-outs as ``experto`` bids (the bids still to come
@@ -26,11 +27,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from espadas.engine import BLIND_NIL, Action, Bid, BidValue, Look, Play, PlayerView
+from espadas.engine.card import CARDS
 from espadas.engine.hand import first_lead_card
 from espadas.robots.bidding import bid_and_reason, estimate_tricks
 from espadas.robots.expert.estimates import guess_bids
@@ -108,7 +111,11 @@ class Appraiser(ExpertRobot):
             return Appraisal((*ranked(scored), Candidate(taken)), Candidate(taken))
         mine = _representative(runs, card)
         points = by_run[mine].points
-        shown = [Candidate(taken, points) if run == mine else c for run, c in by_run.items()]
+        # each run stands as its lowest card (the same whatever the seed), the taken's as it
+        shown = [
+            Candidate(taken if run == mine else Play(CARDS[runs[run]]), c.points)
+            for run, c in by_run.items()
+        ]
         return Appraisal(ranked(shown), Candidate(taken, points))
 
     # bids ---------------------------------------------------------------------------
@@ -169,6 +176,23 @@ class Appraiser(ExpertRobot):
         leader = (view.dealer + 1) % rules.players
         forced = first_lead_card(rules) if rules.first_lead == "two_of_clubs" else -1
         return self._run(view, rows, leader, [], 0, forced, table, None)
+
+
+def mean_appraisal(appraisals: Sequence[Appraisal]) -> Appraisal:
+    """The appraisals of one decision (searched with different seeds) averaged: each
+    action's points are the mean of its points in every appraisal."""
+    first = appraisals[0]
+
+    def mean(action: Action) -> float | None:
+        found = [c.points for a in appraisals for c in a.candidates if c.action == action]
+        if len(found) != len(appraisals) or any(p is None for p in found):
+            return None
+        return sum(p for p in found if p is not None) / len(found)
+
+    cands = ranked(Candidate(c.action, mean(c.action)) for c in first.candidates)
+    unvalued = [c for c in cands if c.points is None]
+    cands = (*(c for c in cands if c.points is not None), *unvalued)
+    return Appraisal(cands, Candidate(first.taken.action, mean(first.taken.action)))
 
 
 def _card(action: Action) -> int:
