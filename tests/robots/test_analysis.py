@@ -293,3 +293,24 @@ def test_a_marked_decision_is_searched_again_and_averaged() -> None:
     assert verdict.loss == pytest.approx(verdict.appraisal.loss())
     same = mean_appraisal([first, first])
     assert same.candidates == first.candidates and same.taken == first.taken
+
+
+def test_a_renege_is_not_valued_and_is_a_blunder() -> None:
+    game = Game.new(Rules.from_preset("estandar"), seed=12)
+    robot = make_robot("normal", seed=1)
+    while True:
+        seat = game.to_act
+        assert seat is not None
+        view = game.view_for(seat)
+        off = [a for a in view.legal if isinstance(a, Play) and a.card not in view.proper_plays]
+        if off:
+            game.apply(off[0], by=seat)
+            break
+        game.apply(robot.act(view), by=seat)
+    verdict = analyse(decisions(game_record(game), [seat]))[-1]
+    assert verdict.decision.taken == off[0]
+    assert verdict.loss is None and verdict.mark == "blunder"
+    assert verdict.appraisal.taken.points is None
+    assert all(c.points is not None for c in verdict.appraisal.candidates[:-1])
+    entry = analysis_json([verdict], [seat])["decisions"][0]
+    assert entry["loss"] is None and entry["mark"] == "blunder"

@@ -14,9 +14,11 @@ negative), and the mark follows :data:`THRESHOLDS` (points lost, at least):
 bag, or a trick of the contract), ``blunder`` 30 (a contract set, a Nil lost).
 
 A decision that the first search marks is searched :data:`CONFIRM` more times with
-other seeds, and the mean values decide. Each decision is searched with a seed of its own, drawn from the analysis seed
-and the decision's place (hand, action, seat, stage), so the result does not
-depend on the order the decisions are searched in, nor on worker processes.
+other seeds, and the mean values decide. Each decision is searched with a seed of
+its own, drawn from the analysis seed and the decision's place (hand, action,
+seat, stage), so the result does not depend on the order the decisions are
+searched in, nor on worker processes. A renege (renege-allowed games) is not
+valued and is marked ``blunder``.
 
 >>> from espadas.engine import Game, Rules
 >>> from espadas.engine.record import game_record
@@ -85,19 +87,22 @@ class Verdict:
 
 
 def mark_for(loss: float | None) -> str | None:
-    """The mark of a decision that lost ``loss`` points (``None``: not valued, a
-    renege, which is a blunder).
+    """The mark of a decision that lost ``loss`` points (``None``: not valued).
 
     >>> [mark_for(x) for x in (0.0, 3.9, 4.0, 12.5, 30.0, None)]
-    [None, None, 'inaccuracy', 'mistake', 'blunder', 'blunder']
+    [None, None, 'inaccuracy', 'mistake', 'blunder', None]
     """
-    if loss is None:
-        return "blunder"
     found = None
     for name in MARKS:
-        if loss >= THRESHOLDS[name]:
+        if loss is not None and loss >= THRESHOLDS[name]:
             found = name
     return found
+
+
+def is_renege(decision: Decision) -> bool:
+    """Whether the card taken broke the rules of play (renege-allowed games)."""
+    taken = decision.taken
+    return isinstance(taken, Play) and not int(decision.view.proper_plays) >> int(taken.card) & 1
 
 
 def budget_of(level: str) -> float:
@@ -172,7 +177,8 @@ def judge(decision: Decision, budget_ms: float, seed: int) -> Verdict:
         ]
         appraisal = mean_appraisal([appraisal, *more])
         loss = appraisal.loss()
-    return Verdict(decision, appraisal, loss, mark_for(loss))
+    mark = "blunder" if is_renege(decision) else mark_for(loss)
+    return Verdict(decision, appraisal, loss, mark)
 
 
 def _judge_task(task: tuple[Decision, float, int]) -> Verdict:

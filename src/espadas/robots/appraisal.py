@@ -110,6 +110,8 @@ class Appraiser(ExpertRobot):
         if not proper >> card & 1:  # a renege: the search weighs proper plays only
             return Appraisal((*ranked(scored), Candidate(taken)), Candidate(taken))
         mine = _representative(runs, card)
+        if mine not in by_run:  # a run the search did not weigh (none is pruned today)
+            return Appraisal((*ranked(scored), Candidate(taken)), Candidate(taken))
         points = by_run[mine].points
         # each run stands as its lowest card (the same whatever the seed), the taken's as it
         shown = [
@@ -141,8 +143,6 @@ class Appraiser(ExpertRobot):
         return _appraisal([(Bid(b), p) for b, p in options], taken)
 
     def _face_down(self, view: PlayerView, taken: Action) -> Appraisal:
-        rules = view.rules
-        n = rules.players
         count = self._bid_samples()
         deals = _full_deals(view, count, self.rng)
         weights = bid_likelihoods(view, deals, Knowledge(view))
@@ -158,7 +158,6 @@ class Appraiser(ExpertRobot):
             out = self._bid_playouts(view, rows, guessed, 0)
             points = _mean_value(view, blind_view, out, guessed, 0, w)
             options.append((Bid(BLIND_NIL), points))
-        assert n == len(view.bids)
         return _appraisal(options, taken)
 
     def _bid_samples(self) -> int:
