@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from espadas import __version__
 from espadas.cli import (
+    analyze,
     bench,
     export,
     loadtest,
@@ -24,7 +25,7 @@ from espadas.cli import (
     worker,
 )
 
-COMMANDS = (serve, play, replay, export, match, robot, bench, verify, loadtest, worker)
+COMMANDS = (serve, play, replay, export, analyze, match, robot, bench, verify, loadtest, worker)
 
 
 def build_parser() -> argparse.ArgumentParser:

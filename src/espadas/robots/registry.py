@@ -1,5 +1,6 @@
 """Robots by the names users see: ``aleatorio``, ``normal``, ``experto`` — plus
-``omnisciente`` (arena only) and ``cmd:PROGRAM ARGS`` (an external program that
+``maestro`` (``experto`` with :data:`MAESTRO_FACTOR` times its budget: analysis and
+arena only), ``omnisciente`` (arena only) and ``cmd:PROGRAM ARGS`` (an external program that
 speaks ``espadas-robot/1``).
 
 >>> robot = make_robot("aleatorio", seed=1)
@@ -16,8 +17,13 @@ from espadas.robots.base import Robot
 
 LEVELS = ("aleatorio", "normal", "experto")
 """The levels a table may offer."""
-ARENA_LEVELS = (*LEVELS, "omnisciente")
+ARENA_LEVELS = (*LEVELS, "maestro", "omnisciente")
 """The levels the arena accepts (``omnisciente`` sees every hand)."""
+ANALYSIS_LEVELS = ("experto", "maestro")
+"""The searches ``espadas analyze`` offers."""
+MAESTRO_FACTOR = 4
+"""``maestro`` is ``experto`` with this many times its search budget: too slow for a
+table, meant for the analysis of games and the arena."""
 
 
 class UnknownRobot(ValueError):
@@ -29,6 +35,7 @@ def make_robot(
 ) -> Robot:
     """A fresh robot. ``seed`` makes it deterministic; ``arena`` allows ``omnisciente``
     and ``cmd:`` programs; ``budget_ms`` is the time per decision of ``experto``
+    (``maestro`` gets :data:`MAESTRO_FACTOR` times as much)
     (and the answer limit of a ``cmd:`` program)."""
     rng = random.Random(seed)
     if name == "aleatorio":
@@ -43,6 +50,11 @@ def make_robot(
         from espadas.robots.expert import ExpertRobot
 
         return ExpertRobot(seed, budget_ms=budget_ms)
+    if name == "maestro" and arena:
+        from espadas.robots.expert import ExpertRobot
+        from espadas.robots.expert.robot import DEFAULT_BUDGET_MS
+
+        return ExpertRobot(seed, budget_ms=(budget_ms or DEFAULT_BUDGET_MS) * MAESTRO_FACTOR)
     if name == "omnisciente" and arena:
         from espadas.robots.expert import OmniscientRobot
 

@@ -1,0 +1,255 @@
+"""What every action open to a seat is worth, from that seat's view alone: an
+:class:`Appraisal`, the ground of the analysis of a game
+(:mod:`espadas.robots.analysis`).
+
+The values are those of ``experto``'s search (:mod:`espadas.robots.expert`): the
+expected score difference at the end of the hand for the seat's side, its points
+minus the others' (bags at −10 each, the game's end counted).
+
+- A play: ``experto``'s own :meth:`~espadas.robots.expert.ExpertRobot.explain`.
+  Its search values one card of each run of equivalent cards (cards of one suit
+  with no card between them that another seat may hold); the card taken gets the
+  value of its run and stands for it among the candidates (every other run
+  stands as its lowest card). A renege (a card off
+  the rules of play, in renege-allowed games) is not valued.
+- A bid once the seat has looked: every legal bid, Nil included, scored over the
+  same sampled deals and play-outs as ``experto`` bids (the bids still to come
+  guessed as ``normal`` would make them).
+- Before looking, in blind-nil games: blind nil against looking, over deals that
+  also draw the seat's own cards (it has not seen them); looking is valued as
+  bidding afterwards what ``normal`` would bid with the cards drawn.
+
+A decision with a single action (one proper card, or only equivalent cards)
+has nothing to weigh: its candidate has no points.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from espadas.engine import BLIND_NIL, Action, Bid, BidValue, Look, Play, PlayerView
+from espadas.engine.card import CARDS
+from espadas.engine.hand import first_lead_card
+from espadas.robots.bidding import bid_and_reason, estimate_tricks
+from espadas.robots.expert.estimates import guess_bids
+from espadas.robots.expert.inference import bid_likelihoods
+from espadas.robots.expert.robot import (
+    BID_SAMPLES,
+    ExpertRobot,
+    _distinct_candidates,
+    _representative,
+)
+from espadas.robots.expert.values import Value, value_for
+from espadas.robots.explain import Candidate, ranked
+from espadas.robots.knowledge import Knowledge
+
+REPEAT = 2
+"""Play-outs of each sampled deal per bid, as ``experto`` bids."""
+
+
+@dataclass(frozen=True, slots=True)
+class Appraisal:
+    """The ``candidates`` of a decision, best first (``points`` ``None`` when there
+    was nothing to weigh), and the action ``taken`` with its points (``None`` when
+    it was not valued: a renege, or a decision without a choice)."""
+
+    candidates: tuple[Candidate, ...]
+    taken: Candidate
+
+    def best(self) -> Candidate:
+        """The candidate with the most points (the action taken when none has any)."""
+        scored = [c for c in self.candidates if c.points is not None]
+        if not scored:
+            return self.taken
+        return max(scored, key=lambda c: c.points if c.points is not None else 0.0)
+
+    def loss(self) -> float | None:
+        """Points lost by the action taken: best minus taken, never negative
+        (``None`` when the action taken has no value, ``0`` without a choice)."""
+        best = self.best()
+        if best.points is None:
+            return 0.0
+        if self.taken.points is None:
+            return None
+        return max(0.0, best.points - self.taken.points)
+
+
+class Appraiser(ExpertRobot):
+    """``experto``'s search asked for the value of every action, not for a choice.
+    Deterministic for its seed and the view; a fresh one per decision."""
+
+    def appraise(self, view: PlayerView, taken: Action) -> Appraisal:
+        """The value of each action open to ``view.seat`` and of ``taken``."""
+        if taken not in view.legal:
+            raise ValueError(f"{taken!r} is not open to seat {view.seat} now")
+        if isinstance(taken, Look) or (taken == Bid(BLIND_NIL) and view.held is None):
+            return self._face_down(view, taken)
+        if isinstance(taken, Bid):
+            return self._bids(view, taken)
+        if isinstance(taken, Play):
+            return self._plays(view, taken)
+        return _unweighed(taken)
+
+    # play ---------------------------------------------------------------------------
+    def _plays(self, view: PlayerView, taken: Play) -> Appraisal:
+        card = int(taken.card)
+        proper = int(view.proper_plays)
+        explanation = self.explain(view)
+        scored = [c for c in explanation.candidates if c.points is not None]
+        if not scored:
+            if proper >> card & 1:
+                return _unweighed(taken)
+            return Appraisal((*explanation.candidates, Candidate(taken)), Candidate(taken))
+        runs = _distinct_candidates(view)
+        by_run = {_representative(runs, int(_card(c.action))): c for c in scored}
+        if not proper >> card & 1:  # a renege: the search weighs proper plays only
+            return Appraisal((*ranked(scored), Candidate(taken)), Candidate(taken))
+        mine = _representative(runs, card)
+        if mine not in by_run:  # a run the search did not weigh (none is pruned today)
+            return Appraisal((*ranked(scored), Candidate(taken)), Candidate(taken))
+        points = by_run[mine].points
+        # each run stands as its lowest card (the same whatever the seed), the taken's as it
+        shown = [
+            Candidate(taken if run == mine else Play(CARDS[runs[run]]), c.points)
+            for run, c in by_run.items()
+        ]
+        return Appraisal(ranked(shown), Candidate(taken, points))
+
+    # bids ---------------------------------------------------------------------------
+    def _bids(self, view: PlayerView, taken: Bid) -> Appraisal:
+        legal = [a.value for a in view.legal if isinstance(a, Bid)]
+        numbers = [b for b in legal if isinstance(b, int) and b > 0]
+        guide, _, _ = bid_and_reason(view)
+        assert view.held is not None
+        own = guide if isinstance(guide, int) and guide > 0 else None
+        if own is None:
+            own = max(1, round(estimate_tricks(int(view.held), view.rules)))
+        deals, weights = self._deals(view, self._bid_samples())
+        guessed = np.repeat(guess_bids(view, deals), REPEAT, axis=0)
+        w = np.repeat(np.asarray(weights, dtype=np.float64), REPEAT)
+        rows = np.repeat(deals, REPEAT, axis=0)
+        options: list[tuple[BidValue, float]] = []
+        if numbers:
+            out = self._bid_playouts(view, rows, guessed, own)
+            options += [(b, _mean_value(view, view, out, guessed, b, w)) for b in numbers]
+        if 0 in legal:
+            out = self._bid_playouts(view, rows, guessed, 0)
+            options.append((0, _mean_value(view, view, out, guessed, 0, w)))
+        return _appraisal([(Bid(b), p) for b, p in options], taken)
+
+    def _face_down(self, view: PlayerView, taken: Action) -> Appraisal:
+        count = self._bid_samples()
+        deals = _full_deals(view, count, self.rng)
+        weights = bid_likelihoods(view, deals, Knowledge(view))
+        guessed = np.repeat(guess_bids(view, deals), REPEAT, axis=0)
+        w = np.repeat(np.asarray(weights, dtype=np.float64), REPEAT)
+        rows = np.repeat(deals, REPEAT, axis=0)
+        options: list[tuple[Action, float]] = []
+        looked = self._bid_playouts(view, rows, guessed, None)
+        options.append((Look(view.seat), _mean_value(view, view, looked, guessed, None, w)))
+        if Bid(BLIND_NIL) in view.legal:
+            bids = tuple(BLIND_NIL if s == view.seat else b for s, b in enumerate(view.bids))
+            blind_view = dataclasses.replace(view, bids=bids)
+            out = self._bid_playouts(view, rows, guessed, 0)
+            points = _mean_value(view, blind_view, out, guessed, 0, w)
+            options.append((Bid(BLIND_NIL), points))
+        return _appraisal(options, taken)
+
+    def _bid_samples(self) -> int:
+        return min(BID_SAMPLES, max(50, self.playouts // 10))
+
+    def _bid_playouts(
+        self, view: PlayerView, rows: np.ndarray, guessed: np.ndarray, own: int | None
+    ) -> np.ndarray:
+        """Trick counts of play-outs of ``rows`` from the first lead, the seat bidding
+        ``own`` (``None``: its guessed bid) and the others their guessed bids."""
+        rules = view.rules
+        table = np.array(guessed, dtype=np.int64)
+        if own is not None:
+            table[:, view.seat] = own
+        leader = (view.dealer + 1) % rules.players
+        forced = first_lead_card(rules) if rules.first_lead == "two_of_clubs" else -1
+        return self._run(view, rows, leader, [], 0, forced, table, None)
+
+
+def mean_appraisal(appraisals: Sequence[Appraisal]) -> Appraisal:
+    """The appraisals of one decision (searched with different seeds) averaged: each
+    action's points are the mean of its points in every appraisal."""
+    first = appraisals[0]
+
+    def mean(action: Action) -> float | None:
+        found = [c.points for a in appraisals for c in a.candidates if c.action == action]
+        if len(found) != len(appraisals) or any(p is None for p in found):
+            return None
+        return sum(p for p in found if p is not None) / len(found)
+
+    cands = ranked(Candidate(c.action, mean(c.action)) for c in first.candidates)
+    unvalued = [c for c in cands if c.points is None]
+    cands = (*(c for c in cands if c.points is not None), *unvalued)
+    return Appraisal(cands, Candidate(first.taken.action, mean(first.taken.action)))
+
+
+def _card(action: Action) -> int:
+    assert isinstance(action, Play)
+    return int(action.card)
+
+
+def _unweighed(taken: Action) -> Appraisal:
+    return Appraisal((Candidate(taken),), Candidate(taken))
+
+
+def _appraisal(options: list[tuple[Action, float]], taken: Action) -> Appraisal:
+    cands = ranked(Candidate(a, p) for a, p in options)
+    points = next((c.points for c in cands if c.action == taken), None)
+    if points is None:
+        cands = (*cands, Candidate(taken))
+    return Appraisal(cands, Candidate(taken, points))
+
+
+def _mean_value(
+    view: PlayerView,
+    scoring_view: PlayerView,
+    out: np.ndarray,
+    guessed: np.ndarray,
+    own: int | None,
+    w: np.ndarray,
+) -> float:
+    """The weighted mean value for ``view.seat``'s side of the trick counts ``out``,
+    with the bids ``guessed`` by row (the seat's replaced by ``own`` unless ``None``),
+    blind nils as ``scoring_view`` shows them."""
+    values: dict[tuple[int, ...], Value] = {}
+    total = 0.0
+    for row, deal_bids, weight in zip(out.tolist(), guessed.tolist(), w.tolist(), strict=True):
+        if own is not None:
+            deal_bids[view.seat] = own
+        key = tuple(deal_bids)
+        fn = values.get(key)
+        if fn is None:
+            fn = values[key] = value_for(scoring_view, deal_bids)
+        total += weight * fn(tuple(row))
+    return total / max(float(w.sum()), 1e-9)
+
+
+def _full_deals(view: PlayerView, count: int, rng: random.Random) -> np.ndarray:
+    """``count`` deals of every unseen card, the seat's own included (int64[count, n]):
+    what a seat that has not looked may hold. Nothing is played before the bids,
+    so any deal of the unseen cards fits the view."""
+    unseen = Knowledge(view).unseen
+    cards = [c for c in range(64) if unseen >> c & 1]
+    sizes = view.cards_left
+    out = np.zeros((count, len(sizes)), dtype=np.int64)
+    for i in range(count):
+        rng.shuffle(cards)
+        at = 0
+        for s, size in enumerate(sizes):
+            mask = 0
+            for c in cards[at : at + size]:
+                mask |= 1 << c
+            out[i, s] = mask
+            at += size
+    return out
