@@ -69,6 +69,8 @@ class TableIn(BaseModel):
     options: dict[Annotated[str, StringConstraints(max_length=30)], OptionValue] = Field(
         default_factory=dict, max_length=20
     )
+    hints: StrictBool = False
+    """Whether the seated people may ask for hints (``GET .../hint``)."""
 
 
 class SeatIn(BaseModel):
@@ -254,6 +256,7 @@ class ViewOut(BaseModel):
     rematch_of: str | None
     review: Any
     chat: ChatOut
+    hints: bool
 
 
 class OpenedOut(BaseModel):

@@ -137,7 +137,9 @@ async def create_table(
     the first people to open it sit down, later visitors watch."""
     rules = rules_of(body)
     now = settings.clock.now()
-    table, events = Table.create(new_table_id(), rules, player.id, player.name, now)
+    table, events = Table.create(
+        new_table_id(), rules, player.id, player.name, now, hints=body.hints
+    )
     await hub.create(table, events)
     return _opened(request, table, player, settings)
 

@@ -37,6 +37,7 @@ import random
 import re
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from espadas.engine.cardset import CardSet
@@ -44,6 +45,16 @@ from espadas.engine.deal import deal_cards
 from espadas.engine.errors import RecordError
 from espadas.engine.record import check_record
 from espadas.engine.rules import Rules
+
+
+@dataclass
+class Revealed:
+    """A hand's deal with its commitment; ``salt`` stays secret until the hand ends."""
+
+    commitment: str
+    salt: str
+    deal: list[str]
+
 
 SALT_BYTES = 16
 """Random bytes in a salt the table draws (32 hexadecimal digits)."""

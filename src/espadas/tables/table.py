@@ -49,34 +49,17 @@ from espadas.engine import (
 from espadas.engine.record import game_record
 from espadas.tables.chat import Chat
 from espadas.tables.clock import TURN_LIMIT
-from espadas.tables.commitment import commit, deal_text, fresh_deal
+from espadas.tables.commitment import Revealed, commit, deal_text, fresh_deal
 from espadas.tables.errors import BadCommand, NotAllowed, TableError
 from espadas.tables.event import TURN_EVENTS, Event
 from espadas.tables.ids import rematch_id
+from espadas.tables.seat import Seat
 from espadas.tables.values import bid_value, card_value, seat_value
 
 Dealer = Callable[[Rules, int], tuple[tuple[int, ...], str]]
 """Makes a deal: ``(rules, dealer) -> (one card mask per seat, salt)``."""
 
 STATUSES = ("waiting", "playing", "finished")
-
-
-@dataclass
-class Seat:
-    """Who sits in a seat: a person (``player`` id) or a robot (``robot`` level)."""
-
-    name: str
-    player: str | None = None
-    robot: str | None = None
-
-
-@dataclass
-class Revealed:
-    """A hand's deal with its commitment; ``salt`` stays secret until the hand ends."""
-
-    commitment: str
-    salt: str
-    deal: list[str]
 
 
 @dataclass
@@ -108,6 +91,7 @@ class Table:
     rematch_partner: int | None = None  # a rematch's partner chosen anew (None: kept)
     faults: list[dict[str, Any]] = field(default_factory=list)
     chat: Chat = field(default_factory=Chat)  # messages: espadas.tables.chat
+    hints: bool = False  # the creator allows hints (espadas.robots.explain) at this table
 
     # -- log ------------------------------------------------------------------
     @classmethod
@@ -142,8 +126,11 @@ class Table:
         return event
 
     # -- event handlers -----------------------------------------------------------
-    def _on_create(self, rules: dict[str, Any], creator: str, name: str, **rematch: Any) -> None:
+    def _on_create(
+        self, rules: dict[str, Any], creator: str, name: str, hints: bool = False, **rematch: Any
+    ) -> None:
         self.rules = Rules.from_dict(rules)
+        self.hints = hints
         self.creator = creator
         self.seats = [None] * self.rules.players
         self.seats[0] = Seat(name, player=creator)
@@ -264,11 +251,15 @@ class Table:
         creator: str,
         name: str,
         at: datetime,
+        hints: bool = False,
         **rematch: str | int | None,
     ) -> tuple[Table, list[Event]]:
-        """A new table with ``creator`` at seat 0 (``rematch_of``, ``rematch_partner``)."""
+        """A new table with ``creator`` at seat 0 (``rematch_of``, ``rematch_partner``);
+        ``hints``: the creator allows hints (the event says so only then)."""
         table = cls(table_id)
         data: dict[str, Any] = {"rules": rules.to_dict(), "creator": creator, "name": name}
+        if hints:
+            data["hints"] = True
         data.update({key: value for key, value in rematch.items() if value is not None})
         event = table._new("create", at, **data)
         return table, [event]
@@ -282,7 +273,14 @@ class Table:
         first = old.seats[0]
         name = first.name if first is not None else "?"
         table, events = cls.create(
-            table_id, old.rules, old.creator, name, at, rematch_of=old.id, rematch_partner=partner
+            table_id,
+            old.rules,
+            old.creator,
+            name,
+            at,
+            old.hints,
+            rematch_of=old.id,
+            rematch_partner=partner,
         )
         for i, seat in enumerate(old.seats[1:], start=1):
             if seat is not None and seat.player is not None:

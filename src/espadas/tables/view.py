@@ -161,6 +161,7 @@ def _lasting(table: Table) -> dict[str, Any]:
             for i, d in enumerate(table.deals[:finished])
         ],
         "sheet": sheet(table),
+        "hints": table.hints,
     }
 
 

@@ -84,6 +84,7 @@ async function createTable(event) {
     preset: document.getElementById("preset").value,
     target: Number(document.getElementById("target").value),
     options: chosenOptions(),
+    hints: document.getElementById("hints").checked,
   };
   if (renege) body.renege = renege.value;
   const answer = await call("POST", "/api/tables", body);

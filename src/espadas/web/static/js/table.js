@@ -11,6 +11,7 @@ import { mountChat, renderChat } from "./table/chat.js";
 import { renderInvite, renderRules, renderScores, renderSeats, renderSheet, renderStatus } from "./table/board.js";
 import { renderResult } from "./table/finish.js";
 import { renderHand } from "./table/hand.js";
+import { renderHint, setUpHint } from "./table/hint.js";
 import { onKey } from "./table/keys.js";
 import { connect } from "./table/live.js";
 import { setUpNotices, showMode } from "./table/notices.js";
@@ -24,6 +25,7 @@ function render(v) {
   renderTrick(v);
   renderHand(v);
   renderActions(v);
+  renderHint(v);
   renderScores(v);
   renderSheet(v);
   renderRules(v);
@@ -75,6 +77,7 @@ async function main() {
   $("open-sheet").addEventListener("click", () => $("sheet-dialog").showModal());
   $("close-sheet").addEventListener("click", () => $("sheet-dialog").close());
   setUpTrick();
+  setUpHint();
   setUpSummary();
   setUpNotices();
   const presets = await call("GET", "/api/presets");

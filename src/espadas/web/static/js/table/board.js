@@ -167,6 +167,7 @@ export function renderRules(v) {
   }
   if (o.first_lead !== "any") items.push(t("option.first_lead.about"));
   if (o.spades_in_first_trick !== "allowed") items.push(t("option.spades_in_first_trick.forbidden"));
+  if (v.hints) items.push(t("rules.hints"));
   $("rules-list").innerHTML = items.map((i) => `<li>${escapeHtml(i)}</li>`).join("");
 }
 

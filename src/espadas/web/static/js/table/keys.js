@@ -1,8 +1,9 @@
 // Keyboard shortcuts: arrows move between the cards of your hand; C, F, V or I,
 // S and T read the table aloud; B goes to the bid; U shows the last trick on
-// the felt; ? lists the shortcuts.
+// the felt; H asks for a hint (tables that allow them); ? lists the shortcuts.
 import { bidName, cardName, seatLabel, sideName, t } from "../i18n.js";
 import { announce } from "../page.js";
+import { askHint } from "./hint.js";
 import { toggleLast } from "./trick.js";
 import { $, game, mySide, sideOfSeat, view } from "./view.js";
 
@@ -88,6 +89,9 @@ export function onKey(event) {
     event.preventDefault();
   } else if (lower === "u") {
     toggleLast();
+    event.preventDefault();
+  } else if (lower === "h" && view.hints) {
+    askHint();
     event.preventDefault();
   } else if (key === "?") {
     $("shortcuts").showModal();
