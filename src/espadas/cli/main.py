@@ -17,6 +17,7 @@ from espadas.cli import (
     loadtest,
     match,
     play,
+    positions,
     replay,
     robot,
     serve,
@@ -24,7 +25,19 @@ from espadas.cli import (
     worker,
 )
 
-COMMANDS = (serve, play, replay, export, match, robot, bench, verify, loadtest, worker)
+COMMANDS = (
+    serve,
+    play,
+    replay,
+    export,
+    match,
+    positions,
+    robot,
+    bench,
+    verify,
+    loadtest,
+    worker,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
