@@ -98,6 +98,33 @@ def split(view: PlayerView) -> tuple[int, int, list[int], list[int]]:
     return who, best, up, down
 
 
+def boss_spade(view: PlayerView) -> bool:
+    """Whether the seat holds a spade that no unseen spade beats: a trick it must take."""
+    k = Knowledge(view)
+    spades = k.hand >> 39
+    if not spades:
+        return False
+    top = spades.bit_length() - 1 + 39
+    return not k.unseen >> (top + 1)
+
+
+def sure_winner(view: PlayerView, card: int) -> bool:
+    """Whether ``card`` wins the trick in progress whatever the seats after us hold."""
+    k = Knowledge(view)
+    trick = view.trick
+    assert trick is not None
+    n = view.rules.players
+    suit = card // 13
+    higher = ((1 << (13 * (suit + 1))) - 1) & ~((1 << (card + 1)) - 1)
+    if suit != 3:
+        higher |= 0xFFF8000000000  # a seat out of the suit may trump
+    for k_after in range(len(trick.cards) + 1, n):
+        seat = (trick.leader + k_after) % n
+        if k.possible(seat) & higher:
+            return False
+    return True
+
+
 def show(cards: list[int]) -> str:
     return " ".join(names(cards))
 
@@ -160,8 +187,10 @@ def duck(view: PlayerView) -> tuple[list[int], dict[str, str]] | None:
     if view.bids[seat] != 0 or view.tricks_taken[seat] or place < 1:
         return None
     _, best, up, down = split(view)
-    if not up or not down:
-        return None
+    if not up or not down or boss_spade(view):
+        return None  # with a spade nobody can beat, the Nil is lost anyway
+    if not all(sure_winner(view, c) for c in up):
+        return None  # a card that may lose is a way to unload: arguable
     card = show([best])
     return down, {
         "en": f"You bid Nil and the {card} is winning the trick: any card under it "
@@ -185,8 +214,8 @@ def tenth_bag(view: PlayerView) -> tuple[list[int], dict[str, str]] | None:
     if view.bags[mine] + over[mine] != 9 or view.bags[theirs] + over[theirs] >= 9:
         return None
     who, best, up, down = split(view)
-    if rules.side_of(who) == mine or not up or not down:
-        return None
+    if rules.side_of(who) == mine or not up or not down or boss_spade(view):
+        return None  # a spade nobody can beat takes the tenth bag later anyway
     card = show([best])
     return down, {
         "en": f"Both contracts are made and your side has 9 bags: let the opponents' {card} "
@@ -203,6 +232,9 @@ def no_overtake(view: PlayerView) -> tuple[list[int], dict[str, str]] | None:
     place = len(view.trick.cards) if view.trick else 0
     if place < 2 or nils(view) or side_tricks(view, mine) >= view.contract(mine):
         return None
+    after = view.cards_left[seat] - 1
+    if after < 5 or 2 * (view.contract(mine) - side_tricks(view, mine)) > after:
+        return None  # late, or needing most tricks left, the lead may be worth a card
     mate = rules.partner_of(seat)
     who, best, up, down = split(view)
     if who != mate or not up or not down:
@@ -210,9 +242,16 @@ def no_overtake(view: PlayerView) -> tuple[list[int], dict[str, str]] | None:
     led = view.trick.cards[0] // 13 if view.trick else -1
     if best // 13 != led or any(c // 13 != led for c in up + down):
         return None  # only when we follow suit: a void's choice (ruff or discard) is arguable
+    k = Knowledge(view)
+    unseen = k.unseen
+    if led != 3:
+        # the higher card we keep must be worth keeping: a suit not yet run out
+        suit = ((1 << 13) - 1) << (13 * led)
+        opponents = [s for s in range(4) if rules.side_of(s) != mine]
+        if (unseen & suit).bit_count() < 3 or any(k.voids[s] & suit for s in opponents):
+            return None
     if place == 2:
         # third hand: only if no unseen card of the suit beats partner's card
-        unseen = Knowledge(view).unseen
         higher = ((1 << (13 * (led + 1))) - 1) & ~((1 << (best + 1)) - 1)
         if unseen & higher:
             return None
@@ -273,7 +312,7 @@ CATEGORIES = {
 KINDS = (
     ("nil", 150, ("cover_partner_nil", "duck_own_nil")),
     ("bust", 500, ("bust_opponent_nil", "cover_partner_nil", "duck_own_nil")),
-    ("plain", 150, ("no_overtake",)),
+    ("plain", 400, ("no_overtake",)),
     ("bags", 150, ("tenth_bag",)),
     ("set", 400, ("set_opponents",)),
 )
