@@ -244,6 +244,9 @@ def no_overtake(view: PlayerView) -> tuple[list[int], dict[str, str]] | None:
         return None  # only when we follow suit: a void's choice (ruff or discard) is arguable
     k = Knowledge(view)
     unseen = k.unseen
+    for c in up:
+        if unseen >> (c + 1) & ((1 << (12 - c % 13)) - 1):
+            return None  # only a card that tops its suit is surely wasted on partner's trick
     if led != 3:
         # the higher card we keep must be worth keeping: a suit not yet run out
         suit = ((1 << 13) - 1) << (13 * led)
@@ -258,9 +261,9 @@ def no_overtake(view: PlayerView) -> tuple[list[int], dict[str, str]] | None:
     card = show([best])
     return down, {
         "en": f"Your partner's {card} wins the trick and your side still needs tricks: "
-        f"play under it ({show(down)}) and keep your higher card for another trick.",
+        f"play under it ({show(down)}) and keep your top card for another trick.",
         "es": f"El {card} de tu compañero gana la baza y a tu lado aún le faltan bazas: "
-        f"juega por debajo ({show(down)}) y guarda tu carta alta para otra baza.",
+        f"juega por debajo ({show(down)}) y guarda tu carta más alta para otra baza.",
     }
 
 
@@ -312,7 +315,7 @@ CATEGORIES = {
 KINDS = (
     ("nil", 150, ("cover_partner_nil", "duck_own_nil")),
     ("bust", 500, ("bust_opponent_nil", "cover_partner_nil", "duck_own_nil")),
-    ("plain", 400, ("no_overtake",)),
+    ("plain", 900, ("no_overtake",)),
     ("bags", 150, ("tenth_bag",)),
     ("set", 400, ("set_opponents",)),
 )
