@@ -14,6 +14,7 @@ import pytest
 
 from espadas.engine import Action, Bid, CardSet, Game, Play, PlayerView, Rules
 from espadas.engine.codec import bid_from_json, card_from_json
+from espadas.robots.expert import ExpertRobot
 from espadas.robots.normal import NormalRobot
 from espadas.robots.positions import (
     CATEGORIES,
@@ -183,3 +184,10 @@ def test_a_file_that_is_not_json(tmp_path: Path) -> None:
 def test_a_good_small_file_reads() -> None:
     got = parse_positions(doc())
     assert [p.id for p in got] == [p.id for p in POSITIONS[:3]]
+
+
+def test_normal_and_experto_solve_the_set() -> None:
+    normal = score("normal", POSITIONS, lambda s: NormalRobot(random.Random(s)))
+    assert normal.solved == normal.total, normal.to_json()["failed"]
+    experto = score("experto", POSITIONS, lambda s: ExpertRobot(s, budget_ms=40))
+    assert experto.solved >= 0.95 * experto.total, experto.to_json()["failed"]
