@@ -247,6 +247,9 @@ def no_overtake(view: PlayerView) -> tuple[list[int], dict[str, str]] | None:
     for c in up:
         if unseen >> (c + 1) & ((1 << (12 - c % 13)) - 1):
             return None  # only a card that tops its suit is surely wasted on partner's trick
+    low, high = max(down), min(up)
+    if not unseen & ((1 << high) - 1) & ~((1 << (low + 1)) - 1):
+        return None  # nothing unseen between them: after the trick either card is as good
     if led != 3:
         # the higher card we keep must be worth keeping: a suit not yet run out
         suit = ((1 << 13) - 1) << (13 * led)
