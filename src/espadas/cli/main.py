@@ -18,6 +18,7 @@ from espadas.cli import (
     loadtest,
     match,
     play,
+    positions,
     replay,
     robot,
     serve,
@@ -25,7 +26,20 @@ from espadas.cli import (
     worker,
 )
 
-COMMANDS = (serve, play, replay, export, analyze, match, robot, bench, verify, loadtest, worker)
+COMMANDS = (
+    serve,
+    play,
+    replay,
+    export,
+    analyze,
+    match,
+    positions,
+    robot,
+    bench,
+    verify,
+    loadtest,
+    worker,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

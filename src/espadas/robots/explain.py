@@ -156,6 +156,7 @@ PLAY_REASONS = (
     "third_hand_high",
     "low_no_chance",
     "draw_trumps",
+    "every_trick_master",
     "cash_winner",
     "lead_partner_ruff",
     "shorten_for_ruff",

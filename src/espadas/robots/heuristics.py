@@ -35,7 +35,7 @@ from espadas.engine import CARDS, Card, PlayerView
 from espadas.engine.cardset import SPADES
 from espadas.robots.knowledge import above, bits, is_master, known_void
 from espadas.robots.odds import card_value, p_beats, p_forced, p_hold
-from espadas.robots.situation import Situation, situation
+from espadas.robots.situation import Situation, situation, wants_every_trick
 from espadas.robots.tricks import beats
 
 SPADE = 3
@@ -286,6 +286,9 @@ def _win_lead(sit: Situation) -> Why:
     plays = sit.plays
     spades = [c for c in plays if c >= 39]
     my_spades = (k.hand & SPADES).bit_count()
+    if spades and is_master(k, spades[-1]) and wants_every_trick(sit.view, sit.me, sit.mode):
+        # every trick is needed: the master spade first, it cannot be ruffed
+        return spades[-1], "every_trick_master"
     if spades and opps:
         most = max(sum(sit.odds[o][c] for c in bits(k.unseen & SPADES)) for o in opps)
         top = spades[-1]

@@ -90,6 +90,24 @@ def _side_contract(view: PlayerView, side: int) -> tuple[int, int]:
     return contract, taken
 
 
+def _rivals(view: PlayerView, side: int) -> list[tuple[int, int]]:
+    """(contract, tricks taken) of every other side."""
+    return [_side_contract(view, o) for o in range(view.rules.sides) if o != side]
+
+
+def wants_every_trick(view: PlayerView, me: int, mode: str) -> bool:
+    """Whether ``me``'s side needs every trick left: for its contract (``win``) or to
+    set an opponent that needs only one more (``set``)."""
+    remaining = view.rules.hand_size - sum(view.tricks_taken)
+    side = view.rules.side_of(me)
+    if mode == "win":
+        contract, taken = _side_contract(view, side)
+        return contract - taken >= remaining
+    if mode == "set":
+        return any(c > 0 and c - t == 1 for c, t in _rivals(view, side))
+    return False
+
+
 def _mode(view: PlayerView, me: int, nil_alive: tuple[bool, ...]) -> tuple[str, bool]:
     """The seat's aim for the tricks (see :attr:`Situation.mode`) and whether to
     go after an opponent's Nil."""
@@ -99,7 +117,10 @@ def _mode(view: PlayerView, me: int, nil_alive: tuple[bool, ...]) -> tuple[str, 
     contract, taken = _side_contract(view, side)
     need = contract - taken
     failed_nil = is_nil(view.bids[me]) and not nil_alive[me]
-    mode = "win" if need > 0 and not failed_nil else "duck"
+    lost = need > remaining  # out of reach: its tricks no longer count for it
+    mode = "win" if need > 0 and not failed_nil and not lost else "duck"
+    if lost and any(0 < c - t <= remaining for c, t in _rivals(view, side)):
+        mode = "set"  # a side already set takes no bags: every trick it takes is free
     if mode == "duck":
         # Set the opponents when they can spare at most SET_SPARE more tricks and the
         # tricks it takes cost us less than their failure costs them.

@@ -26,7 +26,13 @@ from espadas.robots import kernel
 from espadas.robots.bidding import bid_and_reason, estimate_tricks, wants_blind_nil
 from espadas.robots.expert.estimates import guess_bids, warm_up
 from espadas.robots.expert.inference import MISS, bid_likelihoods, play_likelihoods, sample_deals
-from espadas.robots.expert.values import Value, exact_values, value_for
+from espadas.robots.expert.values import (
+    Value,
+    exact_values,
+    nil_stakes,
+    trick_winners,
+    value_for,
+)
 from espadas.robots.explain import Explanation, face_down_choices, searched, unweighed
 from espadas.robots.heuristics import play_and_reason
 from espadas.robots.knowledge import Knowledge
@@ -177,8 +183,22 @@ class ExpertRobot:
             # common random numbers: every candidate meets the same deals and seeds
             base = self._seeds(count * repeat).reshape(count, 1, repeat)
             seeds = np.broadcast_to(base, (count, c, repeat)).reshape(-1)
-            out = self._run(view, rows, trick.leader, cards, plays_done, -1, table, first, seeds)
-            values = _row_values(out, value).reshape(count, c, repeat).mean(axis=2)
+            standing = [
+                s for s, b in enumerate(bids) if b == 0 and view.tricks_taken[s] == 0
+            ]  # Nils still standing: their trick-by-trick fate is a stake (NIL_HOLD)
+            trace = (
+                np.zeros((len(rows), n * rules.hand_size - plays_done), dtype=np.int64)
+                if standing
+                else kernel.NO_TRACE
+            )
+            out = self._run(
+                view, rows, trick.leader, cards, plays_done, -1, table, first, seeds, trace
+            )
+            row_values = _row_values(out, value)
+            if standing:
+                winners = trick_winners(n, trick.leader, cards, trace)
+                row_values = row_values + nil_stakes(view, winners, out)
+            values = row_values.reshape(count, c, repeat).mean(axis=2)
             scores = (w[:, None] * values).sum(axis=0)
         scores = scores / max(float(w.sum()), 1e-9)
         best = max(range(c), key=lambda i: (float(scores[i]), -candidates[i]))
@@ -204,9 +224,11 @@ class ExpertRobot:
         bids: np.ndarray,
         first: np.ndarray | None,
         seeds: np.ndarray | None = None,
+        trace: np.ndarray = kernel.NO_TRACE,
     ) -> np.ndarray:
         """Play-outs of ``rows`` (sampled deals) from the position; ``bids`` has one row
-        of bids by seat (0 for Nil) for all, or one per row."""
+        of bids by seat (0 for Nil) for all, or one per row; ``trace`` (rows × the
+        plays left), when given, receives the cards each play-out plays."""
         rules = view.rules
         n = rules.players
         trick0 = np.zeros(n, dtype=np.int64)
@@ -232,7 +254,7 @@ class ExpertRobot:
             first,
             seeds,
             EPS,
-            kernel.NO_TRACE,
+            trace,
         )
         return result
 
@@ -270,8 +292,12 @@ def _row_values(out: np.ndarray, value: Value) -> np.ndarray:
 
 def _distinct_candidates(view: PlayerView) -> list[int]:
     """The proper plays, keeping the lowest card of each run of equivalent cards:
-    cards of one suit with no card between them that another seat may hold."""
+    cards of one suit with no card between them that another seat may hold or
+    has played to the trick in progress (a card down in the trick can make one of
+    two cards win it and the other lose)."""
     others = Knowledge(view).unseen
+    if view.trick is not None:
+        others |= sum(1 << int(c) for c in view.trick.cards)
     out: list[int] = []
     for card in sorted(int(c) for c in view.proper_plays):
         if out and out[-1] // 13 == card // 13:

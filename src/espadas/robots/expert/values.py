@@ -15,6 +15,15 @@ from espadas.robots import kernel
 
 WIN_BONUS = 250.0
 BAG_COST = 10
+NIL_HOLD = 0.5
+"""How far a play-out's word is trusted when a Nil that survived the trick in
+progress fails later in it: such a failure counts only ``1 - NIL_HOLD`` of its
+points. The play-out policy plays a share of random cards and the sampled hands
+fit a Nil bid only loosely, so play-outs lose standing Nils far more often than
+players do (``experto``'s own Nils are made about 80 % of the time); trusting
+every later failure made a cover look worthless whenever the Nil failed later
+in many sampled deals. The Nil is thus also a stake of the trick in progress,
+which a cover (or a duck) saves in every deal where it is what saves it."""
 
 Value = Callable[[tuple[int, ...]], float]
 """The value of the trick counts of a hand's end (by seat)."""
@@ -51,6 +60,38 @@ def value_for(view: PlayerView, bids: list[int]) -> Value:
         return v
 
     return value
+
+
+def trick_winners(n: int, leader: int, cards: Sequence[int], trace: np.ndarray) -> np.ndarray:
+    """The seat that wins the trick in progress in each play-out: ``cards`` are down,
+    ``trace[row]`` holds the cards played after them (int64[rows])."""
+    rows = trace.shape[0]
+    down = np.broadcast_to(np.array(cards, dtype=np.int64), (rows, len(cards)))
+    full = np.concatenate([down, trace[:, : n - len(cards)]], axis=1)
+    led = full[:, :1] // 13
+    rank = np.where(full >= 39, 200 + full, np.where(full // 13 == led, 100 + full, 0))
+    winners: np.ndarray = (leader + rank.argmax(axis=1)) % n
+    return winners
+
+
+def nil_stakes(view: PlayerView, winners: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """The points each play-out's value gains by :data:`NIL_HOLD`: for each Nil still
+    standing, a failure after the trick in progress (``winners``: its winner per row;
+    ``out``: the tricks each seat took by the end) is given back ``NIL_HOLD`` of the
+    Nil's swing, for the viewing seat's side (positive) or against it (negative,
+    shared among the other sides as :func:`value_for` shares them)."""
+    rules = view.rules
+    mine = rules.side_of(view.seat)
+    others = max(1, rules.sides - 1)
+    adjust = np.zeros(len(out))
+    for s, bid in enumerate(view.bids):
+        if bid not in (0, BLIND_NIL) or view.tricks_taken[s] > 0:
+            continue
+        swing = 2 * (200 if bid == BLIND_NIL else 100)
+        later = (winners != s) & (out[:, s] > 0)
+        sign = 1.0 if rules.side_of(s) == mine else -1.0 / others
+        adjust += later * (sign * NIL_HOLD * swing)
+    return adjust
 
 
 def exact_values(
