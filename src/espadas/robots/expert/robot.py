@@ -6,6 +6,8 @@ unless ``normal``'s habit is about as good (see :mod:`espadas.robots.expert`).""
 
 from __future__ import annotations
 
+import functools
+import gc
 import random
 
 import numpy as np
@@ -63,6 +65,7 @@ class ExpertRobot:
 
     def __init__(self, seed: int, budget_ms: float | None = None) -> None:
         warm_up()
+        _freeze_heap()
         self.rng = random.Random(seed)
         self.budget_ms = budget_ms if budget_ms is not None else DEFAULT_BUDGET_MS
         self.playouts = max(200, int(self.budget_ms * PLAYOUTS_PER_MS))
@@ -256,6 +259,17 @@ class OmniscientRobot(ExpertRobot):
             raise TypeError("omnisciente needs a FullView (the arena gives one)")
         hands = np.array([int(h) for h in view.all_held], dtype=np.int64)
         return np.tile(hands, (count, 1)), np.ones(count)
+
+
+@functools.cache
+def _freeze_heap() -> None:
+    """Once per process, after the warm-up, moves every object alive then (numba's
+    compiled kernel and its imports, the bulk of the heap) out of the reach of the
+    garbage collector (:func:`gc.freeze`): a full collection, which a decision's
+    allocations may set off at any time, then walks only what came later (it
+    took up to 205 ms of a bidding decision with 6 players before)."""
+    gc.collect()
+    gc.freeze()
 
 
 def searches_exactly(view: PlayerView) -> bool:
