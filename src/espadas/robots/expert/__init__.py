@@ -6,8 +6,10 @@ consistently with its view (cards played, voids shown), by the compiled kernel
 it fits the bids made (``BID_SIGMA``) and the cards the others played (the hand
 is replayed with the play-out policy; each card it would not have played costs
 a factor ``MISS``). It then plays every candidate action out to the end of the
-hand many times with the kernel. With ``EXACT_CARDS`` cards or fewer left it
-searches the rest of each sampled hand exactly (compiled alpha-beta). It
+hand many times with the kernel. With ``EXACT_CARDS`` cards or fewer left, and
+at most ``EXACT_TOTAL`` in all the hands (so that the search stays within the
+budget with 5 or 6 players), it searches the rest of each sampled hand exactly
+(compiled alpha-beta). It
 chooses the action with the best expected score difference between its side
 and the others — bags (each worth −10, their long-run cost), Nil, target and
 mercy included — not the most tricks. Bids are chosen the same way: each

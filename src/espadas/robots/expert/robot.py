@@ -6,6 +6,8 @@ unless ``normal``'s habit is about as good (see :mod:`espadas.robots.expert`).""
 
 from __future__ import annotations
 
+import functools
+import gc
 import random
 
 import numpy as np
@@ -48,6 +50,11 @@ EXACT_CARDS = 3
 """With this many cards left or fewer, the rest of each sampled deal is searched
 exactly (compiled minimax, :func:`espadas.robots.kernel.exact_values`). With 4 the
 duplicate arena measured no gain over 3 (and the search takes up to 10 times longer)."""
+EXACT_TOTAL = 12
+"""...and only while all the hands together hold at most this many cards (3 each
+with 4 players): the search grows about tenfold with each card, and 3 cards each
+with 6 players (18 cards) took up to 1 s per decision whatever the budget; so with
+5 or 6 players the exact search starts at 2 cards each."""
 PLAY_MARGIN = 1.0
 BID_MARGIN = 15.0
 """The search overrules the rule-based habits of ``normal`` (its guide) only when it
@@ -64,6 +71,7 @@ class ExpertRobot:
 
     def __init__(self, seed: int, budget_ms: float | None = None) -> None:
         warm_up()
+        _freeze_heap()
         self.rng = random.Random(seed)
         self.budget_ms = budget_ms if budget_ms is not None else DEFAULT_BUDGET_MS
         self.playouts = max(200, int(self.budget_ms * PLAYOUTS_PER_MS))
@@ -168,7 +176,7 @@ class ExpertRobot:
         bids = [b if isinstance(b, int) else 0 for b in view.bids]
         value = value_for(view, bids)
         w = np.array(weights)
-        if view.cards_left[view.seat] <= EXACT_CARDS:
+        if searches_exactly(view):
             exact = exact_values(view, deals, candidates, value)
             scores = (w[:, None] * exact).sum(axis=0)
         else:
@@ -273,6 +281,23 @@ class OmniscientRobot(ExpertRobot):
             raise TypeError("omnisciente needs a FullView (the arena gives one)")
         hands = np.array([int(h) for h in view.all_held], dtype=np.int64)
         return np.tile(hands, (count, 1)), np.ones(count)
+
+
+@functools.cache
+def _freeze_heap() -> None:
+    """Once per process, after the warm-up, moves every object alive then (numba's
+    compiled kernel and its imports, the bulk of the heap) out of the reach of the
+    garbage collector (:func:`gc.freeze`): a full collection, which a decision's
+    allocations may set off at any time, then walks only what came later (it
+    took up to 205 ms of a bidding decision with 6 players before)."""
+    gc.collect()
+    gc.freeze()
+
+
+def searches_exactly(view: PlayerView) -> bool:
+    """Whether a play is valued by exact search of the rest of each sampled deal
+    (:data:`EXACT_CARDS`, :data:`EXACT_TOTAL`) rather than by play-outs."""
+    return view.cards_left[view.seat] <= EXACT_CARDS and sum(view.cards_left) <= EXACT_TOTAL
 
 
 def _representative(candidates: list[int], card: int) -> int:
