@@ -35,16 +35,19 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from espadas.engine import BLIND_NIL, Action, Bid, Game, Look, Play, PlayerView
 from espadas.engine.cardset import CardSet
 from espadas.engine.codec import bid_from_json, bid_json, card_from_json, card_json
 from espadas.engine.record import rebuild
-from espadas.robots.appraisal import Appraisal, Appraiser, mean_appraisal
-from espadas.robots.expert.robot import DEFAULT_BUDGET_MS
 from espadas.robots.explain import Candidate
 from espadas.robots.registry import ANALYSIS_LEVELS, MAESTRO_FACTOR
+
+if TYPE_CHECKING:
+    # the search (and numba's kernel, ~75 MB) loads only when a decision is judged:
+    # every espadas command, `serve` included, imports this module's command
+    from espadas.robots.appraisal import Appraisal
 
 FORMAT = "espadas-analysis/1"
 MARKS = ("inaccuracy", "mistake", "blunder")
@@ -109,6 +112,8 @@ def budget_of(level: str) -> float:
     """The search budget (ms per decision) of an analysis level."""
     if level not in ANALYSIS_LEVELS:
         raise UnknownLevel(f"unknown level {level!r}; choose one of {', '.join(ANALYSIS_LEVELS)}")
+    from espadas.robots.expert.robot import DEFAULT_BUDGET_MS
+
     return DEFAULT_BUDGET_MS * (MAESTRO_FACTOR if level == "maestro" else 1)
 
 
@@ -166,6 +171,8 @@ def seed_of(seed: int, decision: Decision) -> int:
 def judge(decision: Decision, budget_ms: float, seed: int) -> Verdict:
     """One decision analysed with ``budget_ms`` of search; searched :data:`CONFIRM`
     more times, and the values averaged, when the first search marks it."""
+    from espadas.robots.appraisal import Appraiser, mean_appraisal
+
     first = seed_of(seed, decision)
     appraisal = Appraiser(first, budget_ms).appraise(decision.view, decision.taken)
     loss = appraisal.loss()
