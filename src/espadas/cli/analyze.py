@@ -23,7 +23,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from espadas.cli.replay import read_text
+from espadas.cli.replay import error_object, fail, read_text
 from espadas.engine import Bid, Look, Play
 from espadas.engine.errors import RecordError, ReplayError
 from espadas.engine.record import load_record
@@ -101,16 +101,7 @@ class Progress:
 
 
 def _fail(as_json: bool, obj: dict[str, Any]) -> int:
-    if as_json:
-        print(json.dumps(obj))
-    else:
-        err = obj["error"]
-        where = f"hand {err['hand']}, action {err['action']}: " if "hand" in err else ""
-        msg = err["message"]
-        print(
-            f"espadas analyze: {msg if msg.startswith('hand ') else where + msg}", file=sys.stderr
-        )
-    return 2
+    return fail("analyze", as_json, obj)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -126,11 +117,8 @@ def run(args: argparse.Namespace) -> int:
             return _fail(args.json, {"error": {"message": message}})
         seats = list(range(n)) if args.seat is None else [args.seat]
         found = decisions(record, seats)
-    except ReplayError as exc:
-        error: dict[str, Any] = {"hand": exc.hand, "action": exc.action, "message": exc.message}
-        return _fail(args.json, {"error": error})
-    except RecordError as exc:
-        return _fail(args.json, {"error": {"message": exc.message}})
+    except (ReplayError, RecordError) as exc:
+        return _fail(args.json, error_object(exc))
     bar = Progress(len(found), sys.stderr, args.lang)
     try:
         verdicts = analyse(found, args.level, args.seed, jobs=args.jobs, progress=bar.update)

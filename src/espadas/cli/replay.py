@@ -44,11 +44,8 @@ def load_game(path: str) -> Game:
 def run(args: argparse.Namespace) -> int:
     try:
         game = load_game(args.record)
-    except ReplayError as exc:
-        error: dict[str, Any] = {"hand": exc.hand, "action": exc.action, "message": exc.message}
-        return _fail(args.json, {"error": error})
-    except RecordError as exc:
-        return _fail(args.json, {"error": {"message": exc.message}})
+    except (ReplayError, RecordError) as exc:
+        return fail("replay", args.json, error_object(exc))
     summary = replay_summary(game)
     if args.json:
         print(json.dumps(summary))
@@ -57,14 +54,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fail(as_json: bool, obj: dict[str, Any]) -> int:
+def error_object(exc: RecordError | ReplayError) -> dict[str, Any]:
+    """The error object of a malformed (``RecordError``) or illegal
+    (``ReplayError``, with the hand and action numbers) record, as ``--json`` prints it."""
+    if isinstance(exc, ReplayError):
+        return {"error": {"hand": exc.hand, "action": exc.action, "message": exc.message}}
+    return {"error": {"message": exc.message}}
+
+
+def fail(command: str, as_json: bool, obj: dict[str, Any]) -> int:
+    """Reports a refusal of ``espadas COMMAND`` (the error object on stdout with
+    ``--json``, a line on stderr otherwise) and returns the exit status 2."""
     if as_json:
         print(json.dumps(obj))
     else:
         err = obj["error"]
         where = f"hand {err['hand']}, action {err['action']}: " if "hand" in err else ""
         msg = err["message"]
-        print(f"espadas replay: {msg if msg.startswith('hand ') else where + msg}", file=sys.stderr)
+        said = msg if msg.startswith("hand ") else where + msg
+        print(f"espadas {command}: {said}", file=sys.stderr)
     return 2
 
 
