@@ -14,6 +14,7 @@ from espadas import __version__
 from espadas.cli import (
     analyze,
     bench,
+    duplicate,
     export,
     loadtest,
     match,
@@ -37,6 +38,7 @@ COMMANDS = (
     robot,
     bench,
     verify,
+    duplicate,
     loadtest,
     worker,
 )

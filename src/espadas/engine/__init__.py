@@ -45,7 +45,7 @@ from espadas.engine.game import Accusation, Game
 from espadas.engine.hand import Hand, seat_name, trick_winner
 from espadas.engine.result import Result, ScoredHand
 from espadas.engine.rules import OPTIONS, PRESETS, Rules
-from espadas.engine.scoring import HandScore, SideParts, explain_hand, score_hand
+from espadas.engine.scoring import HandScore, SideParts, deal_scores, explain_hand, score_hand
 from espadas.engine.view import FullView, PlayerView, PublicView, Trick, full_view
 
 __all__ = [
@@ -95,6 +95,7 @@ __all__ = [
     "Trick",
     "WrongPhase",
     "deal_cards",
+    "deal_scores",
     "explain_hand",
     "full_view",
     "score_hand",

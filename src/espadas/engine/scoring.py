@@ -95,6 +95,32 @@ def score_hand(
     return _tuple_new(HandScore, (points, new_bags, penalties))
 
 
+def deal_scores(
+    rules: Rules, bids: Sequence[int], blind: Sequence[bool], tricks: Sequence[int]
+) -> tuple[list[int], list[int]]:
+    """Each side's deal score and bags taken in one hand (``bids``: 0 for Nil).
+
+    The hand is scored by the engine from no bags with carried-over bags, so that the
+    bags taken in the hand are ``bags left + 10 per 100 of penalty`` even when they
+    reach 10 (with ``bags_reset`` the engine would forget how many there were); the
+    deal score is the points without the penalty, minus 10 per bag taken.
+
+    >>> rules = Rules.from_preset("pagat")
+    >>> deal_scores(rules, [4, 3, 3, 2], [False] * 4, [6, 2, 2, 3])  # 70 + 1 - 10, 50
+    ([61, 50], [1, 0])
+    >>> deal_scores(rules, [1, 0, 0, 0], [False] * 4, [13, 0, 0, 0])  # 22 + 100 - 120
+    ([2, 200], [12, 0])
+    """
+    carried = rules.replace(bags_reset=False) if rules.bags_reset else rules
+    score = score_hand(carried, bids, blind, tricks, [0] * rules.sides)
+    bags = [left + penalty // 10 for left, penalty in zip(score.bags, score.penalties, strict=True)]
+    points = [
+        pts + penalty - 10 * taken
+        for pts, penalty, taken in zip(score.points, score.penalties, bags, strict=True)
+    ]
+    return points, bags
+
+
 class SideParts(NamedTuple):
     """Where one side's points of a hand come from (what a hand summary shows).
 
