@@ -172,3 +172,30 @@ def test_command_line_process(tmp_path: Path) -> None:
     path.write_text("not json")
     broken = subprocess.run([*command, "verify", str(path)], capture_output=True, text=True)
     assert broken.returncode == 2 and broken.stdout == "" and "Traceback" not in broken.stderr
+
+
+def test_a_boards_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from espadas.tables.boards import boards_json, fresh_boards
+
+    boards = fresh_boards(Rules.from_preset("estandar"), 2)
+    code, out, err = run_verify(tmp_path, boards_json(boards, reveal=True), capsys)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "Reparto 1: correcto",
+        "Reparto 2: correcto",
+        "El compromiso del conjunto (2 repartos) coincide.",
+    ]
+    hidden = boards_json(boards, reveal=False)
+    code, out, _ = run_verify(tmp_path, hidden, capsys, "--lang", "en")
+    assert code == 1 and out.splitlines()[0] == "Board 1: not revealed yet"
+    bad = boards_json(boards, reveal=True)
+    bad["boards"][1]["salt"] = "ab" * 16
+    code, obj = run_json(tmp_path, bad, capsys)
+    assert code == 1 and obj["set"] == "ok" and not obj["ok"]
+    assert [b["status"] for b in obj["boards"]] == ["ok", "mismatch"]
+    bad["commitment"] = "0" * 64
+    code, obj = run_json(tmp_path, bad, capsys)
+    assert code == 1 and obj["set"] == "mismatch"
+    bad["boards"] = []
+    code, out, err = run_verify(tmp_path, bad, capsys)
+    assert code == 2 and err.startswith("espadas verify: Archivo de repartos no válido")

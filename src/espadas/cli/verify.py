@@ -25,6 +25,8 @@ from espadas.cli.replay import read_text
 from espadas.engine.errors import RecordError
 from espadas.engine.record import load_record
 from espadas.i18n import DEFAULT_LANG, LANGS, translate
+from espadas.tables.boards import HEADER as BOARDS
+from espadas.tables.boards import verify_boards
 from espadas.tables.commitment import HandCheck, verify_record
 
 
@@ -33,7 +35,10 @@ def add_parser(sub: Any) -> None:
         "verify",
         help="check each hand's deal against the commitment shown when it started",
     )
-    p.add_argument("record", help="an espadas-record/1 JSON file ('-' for standard input)")
+    p.add_argument(
+        "record",
+        help="an espadas-record/1 or espadas-boards/1 JSON file ('-' for standard input)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG, help="language (default es)")
     p.set_defaults(run=run)
@@ -41,7 +46,10 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        checks = verify_record(load_record(read_text(args.record)))
+        text = read_text(args.record)
+        if _is_boards(text):
+            return _run_boards(args, text)
+        checks = verify_record(load_record(text))
     except RecordError as exc:
         if args.json:
             print(json.dumps({"error": {"message": exc.message}}))
@@ -54,6 +62,48 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_checks(checks, args.lang))
     return 0 if all_ok(checks) else 1
+
+
+_BOARD_KEYS = {
+    "ok": "ui.verify_board_ok",
+    "mismatch": "ui.verify_board_mismatch",
+    "missing": "ui.verify_board_hidden",
+}
+
+
+def _is_boards(text: str) -> bool:
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return False
+    return isinstance(data, dict) and data.get("format") == BOARDS
+
+
+def _run_boards(args: argparse.Namespace, text: str) -> int:
+    try:
+        checks, whole = verify_boards(json.loads(text))
+    except RecordError as exc:
+        if args.json:
+            print(json.dumps({"error": {"message": exc.message}}))
+        else:
+            said = translate("ui.verify_bad_boards", args.lang, error=exc.message)
+            print(f"espadas verify: {said}", file=sys.stderr)
+        return 2
+    ok = all_ok(checks) and whole == "ok"
+    if args.json:
+        boards = [
+            {"board": c.hand, "status": c.status, "commitment": c.expected, "computed": c.actual}
+            for c in checks
+        ]
+        print(json.dumps({"boards": boards, "set": whole, "ok": ok}))
+        return 0 if ok else 1
+    lines = []
+    for c in checks:
+        lines.append(translate(_BOARD_KEYS[c.status], args.lang, board=c.hand))
+    key = "ui.verify_set_ok" if whole == "ok" else "ui.verify_set_mismatch"
+    lines.append(translate(key, args.lang, count=len(checks)))
+    print("\n".join(lines))
+    return 0 if ok else 1
 
 
 def all_ok(checks: Sequence[HandCheck]) -> bool:
