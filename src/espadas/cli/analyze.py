@@ -21,13 +21,14 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
+from espadas.cli.progress import Bar, add_output, add_seed
 from espadas.cli.replay import error_object, fail, read_text
 from espadas.engine import Bid, Look, Play
 from espadas.engine.errors import RecordError, ReplayError
 from espadas.engine.record import load_record
-from espadas.i18n import DEFAULT_LANG, LANGS, translate
+from espadas.i18n import DEFAULT_LANG, translate
 from espadas.robots.analysis import (
     MARKS,
     THRESHOLDS,
@@ -39,9 +40,6 @@ from espadas.robots.analysis import (
     summary,
 )
 from espadas.robots.registry import ANALYSIS_LEVELS
-
-if TYPE_CHECKING:
-    from rich.progress import Progress as RichProgress
 
 
 def add_parser(sub: Any) -> None:
@@ -59,45 +57,25 @@ def add_parser(sub: Any) -> None:
         default="experto",
         help="the search (default experto; maestro searches 4 times as long)",
     )
-    p.add_argument("--json", action="store_true", help="print one espadas-analysis/1 object")
-    p.add_argument(
-        "--lang", choices=LANGS, default=DEFAULT_LANG, help="language of the report (default es)"
-    )
-    p.add_argument("--seed", type=int, default=1, help="seed of the search (default 1)")
+    add_output(p, "print one espadas-analysis/1 object")
+    add_seed(p, "the search")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.set_defaults(run=run)
 
 
 class Progress:
-    """Decisions analysed, drawn by ``rich`` on ``stream``; started at the first one."""
+    """Decisions analysed, drawn on ``stream``; started at the first one."""
 
     def __init__(self, total: int, stream: TextIO, lang: str) -> None:
-        # rich is imported here, not with the module: every command imports this one
-        from rich.console import Console
-        from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
-        from rich.progress import Progress as RichProgress
-
-        unit = translate("ui.analysis.progress", lang)
-        self.console = Console(file=stream, highlight=False)
-        self.bar: RichProgress = RichProgress(
-            BarColumn(bar_width=20),
-            TextColumn("{task.completed}/{task.total} " + unit.replace("[", r"\[")),
-            TimeRemainingColumn(),
-            console=self.console,
-            refresh_per_second=10,
-        )
-        self.task = self.bar.add_task("analyze", total=total)
-        self.started = False
+        unit = translate("ui.analysis.progress", lang).replace("[", r"\[")
+        self.bar = Bar(stream, total, ["{task.completed}/{task.total} " + unit])
+        self.console = self.bar.console
 
     def update(self, _: Verdict) -> None:
-        if not self.started:
-            self.bar.start()
-            self.started = True
-        self.bar.update(self.task, advance=1)
+        self.bar.advance()
 
     def finish(self) -> None:
-        if self.started:
-            self.bar.stop()
+        self.bar.finish()
 
 
 def _fail(as_json: bool, obj: dict[str, Any]) -> int:

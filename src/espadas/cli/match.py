@@ -17,17 +17,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from espadas.cli.options import add_rules_arguments, rules_from_args
+from espadas.cli.progress import Bar, add_budget, add_seed
 from espadas.robots.arena import DealResult, MatchResult, MatchSpec, check_robots, run_match
 from espadas.robots.chart import write_chart
 from espadas.robots.registry import UnknownRobot
 from espadas.robots.standing import STARTS
 from espadas.robots.stats import Running
-
-if TYPE_CHECKING:
-    from rich.progress import Progress as RichProgress
 
 
 def add_parser(sub: Any) -> None:
@@ -41,7 +39,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("robot_a", metavar="A", help="robot A")
     p.add_argument("robot_b", metavar="B", help="robot B")
     p.add_argument("--deals", type=int, default=100, help="number of deals (default 100)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the deals and robots (default 1)")
+    add_seed(p, "the deals and robots")
     add_rules_arguments(p)
     p.add_argument("--jobs", type=int, default=1, help="worker processes playing deals (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -53,53 +51,28 @@ def add_parser(sub: Any) -> None:
         help="score each play starts from: zero (0-0, the default) or mixed (a third of "
         "the deals level, two thirds with one side 50 %% of the target behind)",
     )
-    p.add_argument(
-        "--budget-ms",
-        type=float,
-        default=None,
-        help="time per decision of experto, answer limit of a cmd: robot",
-    )
+    add_budget(p)
     p.set_defaults(run=run)
 
 
 class Progress:
-    """The progress bar on ``stream``, drawn by ``rich``: deals done, the running
-    margin ± the 95 % half-width, the time left; redrawn at most ``rate`` times a
-    second on a terminal, and written once, as it ends, elsewhere."""
+    """The progress bar on ``stream``: deals done, the running margin ± the 95 %
+    half-width, the time left (see :class:`~espadas.cli.progress.Bar`)."""
 
     def __init__(self, total: int, stream: TextIO, rate: float = 10.0) -> None:
-        # rich is imported here, not with the module: every command imports this one
-        from rich.console import Console
-        from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
-        from rich.progress import Progress as RichProgress
-
-        self.total = total
         self.stats = Running()
-        self.console = Console(file=stream, highlight=False)
-        self.bar: RichProgress = RichProgress(
-            BarColumn(bar_width=20),
-            TextColumn("{task.completed}/{task.total} deals"),
-            TextColumn("{task.fields[margin]}"),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=self.console,
-            refresh_per_second=rate,
-        )
-        self.task = self.bar.add_task("match", total=total, margin="")
-        self.started = False
+        columns = ["{task.completed}/{task.total} deals", "{task.fields[margin]}", "ETA"]
+        self.bar = Bar(stream, total, columns, rate=rate, margin="")
+        self.console = self.bar.console
 
     def update(self, deal: DealResult) -> None:
-        if not self.started:
-            self.bar.start()
-            self.started = True
         self.stats.add(deal.margin)
         h = self.stats.half_width()
         spread = f" ± {h:.1f}" if h is not None else ""
-        self.bar.update(self.task, advance=1, margin=f"margin {self.stats.mean:+.1f}{spread}")
+        self.bar.advance(margin=f"margin {self.stats.mean:+.1f}{spread}")
 
     def finish(self) -> None:
-        if self.started:
-            self.bar.stop()
+        self.bar.finish()
 
 
 def _error(message: str) -> int:

@@ -20,9 +20,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
-from espadas.i18n import DEFAULT_LANG, LANGS, translate
+from espadas.cli.progress import Bar, add_budget, add_output, add_seed
+from espadas.i18n import translate
 from espadas.robots.base import Robot
 from espadas.robots.positions import (
     CATEGORIES,
@@ -35,9 +36,6 @@ from espadas.robots.positions import (
     score,
 )
 from espadas.robots.registry import LEVELS, UnknownRobot, make_robot
-
-if TYPE_CHECKING:
-    from rich.progress import Progress as RichProgress
 
 DEFAULT_FILE = Path("tests") / "robots" / "positions" / "basics.json"
 """The project's set, relative to the repository root."""
@@ -58,16 +56,10 @@ def add_parser(sub: Any) -> None:
         metavar="[FILE] ROBOT",
         help="an optional position file (a path ending in .json), then one or more robots",
     )
-    p.add_argument("--seed", type=int, default=1, help="seed of the robots (default 1)")
-    p.add_argument(
-        "--budget-ms",
-        type=float,
-        default=None,
-        help="time per decision of experto, answer limit of a cmd: robot",
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_seed(p, "the robots")
+    add_budget(p)
+    add_output(p)
     p.add_argument("--failed", action="store_true", help="list the positions each robot failed")
-    p.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG, help="language (default es)")
     p.set_defaults(run=run)
 
 
@@ -98,37 +90,24 @@ def check_robot(name: str) -> None:
 
 
 class Progress:
-    """The progress bar on ``stream`` (``rich``): positions done and solved so far."""
+    """The progress bar on ``stream``: positions done and solved so far."""
 
     def __init__(self, total: int, stream: TextIO) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
-        from rich.progress import Progress as RichProgress
-
-        self.console = Console(file=stream, highlight=False)
-        self.bar: RichProgress = RichProgress(
-            TextColumn("{task.description}"),
-            BarColumn(bar_width=20),
-            TextColumn("{task.completed}/{task.total}"),
-            TextColumn("{task.fields[solved]}"),
-            TimeRemainingColumn(),
-            console=self.console,
-        )
-        self.total = total
-        self.task = self.bar.add_task("", total=total, solved="")
+        columns = ["{task.completed}/{task.total}", "{task.fields[solved]}"]
+        self.bar = Bar(stream, total, columns, before=["{task.description}"], start=True, solved="")
+        self.console = self.bar.console
         self.solved = 0
-        self.bar.start()
 
     def robot(self, name: str) -> None:
         self.solved = 0
-        self.bar.reset(self.task, total=self.total, description=name, solved="")
+        self.bar.reset(name, solved="")
 
     def update(self, a: Answer) -> None:
         self.solved += a.solved
-        self.bar.update(self.task, advance=1, solved=f"✓ {self.solved}")
+        self.bar.advance(solved=f"✓ {self.solved}")
 
     def finish(self) -> None:
-        self.bar.stop()
+        self.bar.finish()
 
 
 def run(args: argparse.Namespace) -> int:
