@@ -1,0 +1,134 @@
+"""The analysis of a finished game through the API (issue 19), on SQLite and
+PostgreSQL: refused (409) while the game is played; started (202) with its
+progress; kept with the table once done; asked again it is not run again (the
+stored row is the same, and the answer comes at once); spectators and people
+without a session read every seat's analysis; the same as ``espadas analyze``'s
+own functions give for the table's record."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from espadas.robots.analysis import analyse, analysis_json, decisions
+from server_helpers import Client
+
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
+
+BUDGET_MS = 15.0
+
+
+@pytest.fixture(scope="module")
+def server_options() -> dict[str, Any]:
+    return {"robot_workers": 0, "rate": 10_000, "burst": 10_000, "analysis_budget_ms": BUDGET_MS}
+
+
+@pytest.fixture
+def ana(base: str) -> Iterator[Client]:
+    client = Client(base, "en")
+    client.sign_in("Ana")
+    yield client
+    client.close()
+
+
+def played_table(ana: Client, tricks: int = 2) -> str:
+    """A table of Ana's with three robots: she bids 13 (a plain blunder), plays
+    ``tricks`` tricks and abandons (the game is then over)."""
+    tid: str = ana.ok("POST", "/api/tables", {"preset": "pagat"})["id"]
+    ana.ok("POST", f"/api/tables/{tid}/robots", {"level": "aleatorio"})
+    ana.ok("POST", f"/api/tables/{tid}/start")
+    played = 0
+    deadline = time.monotonic() + 60
+    while played < tricks + 1 and time.monotonic() < deadline:
+        game = ana.view(tid)["game"]
+        if game["to_act"] != 0:
+            time.sleep(0.02)
+            continue
+        if game["phase"] == "bidding":
+            assert ana.act(tid, "bid", 13).status_code == 200
+        else:
+            card = next(a["value"] for a in game["legal"] if a["type"] == "play")
+            assert ana.act(tid, "play", card).status_code == 200
+        played += 1
+    assert ana.act(tid, "abandon").status_code == 200
+    assert ana.view(tid)["status"] == "finished"
+    return tid
+
+
+def wait_done(client: Client, tid: str, timeout: float = 120) -> tuple[dict[str, Any], list[int]]:
+    """The finished analysis, and the percentages seen on the way."""
+    seen: list[int] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = client.ok("GET", f"/api/tables/{tid}/analysis")
+        seen.append(state["percent"])
+        if state["status"] == "done":
+            return state, seen
+        assert state["status"] in ("queued", "running"), state
+        time.sleep(0.05)
+    raise AssertionError("the analysis did not finish")
+
+
+def test_no_analysis_before_the_end(ana: Client) -> None:
+    tid: str = ana.ok("POST", "/api/tables", {})["id"]
+    ana.ok("POST", f"/api/tables/{tid}/robots", {"level": "aleatorio"})
+    ana.ok("POST", f"/api/tables/{tid}/start")
+    for method in ("POST", "GET"):
+        refused = ana.request(method, f"/api/tables/{tid}/analysis")
+        assert refused.status_code == 409
+        assert refused.json() == {
+            "error": "analysis_not_finished",
+            "message": "A game is analysed once it is over: this one is still being played.",
+        }
+    spanish = Client(ana.base, "es")
+    said = spanish.request("GET", f"/api/tables/{tid}/analysis").json()["message"]
+    assert said.startswith("La partida se analiza cuando termina")
+    assert ana.request("POST", "/api/tables/AAAAAAAAAAAAAAAAAAAAAA/analysis").status_code == 404
+    bad = ana.request("POST", f"/api/tables/{tid}/analysis", {"level": "dios"})
+    assert bad.status_code == 422
+
+
+def test_an_analysis_runs_once_is_kept_and_everyone_reads_it(ana: Client, base: str) -> None:
+    tid = played_table(ana)
+    before = ana.ok("GET", f"/api/tables/{tid}/analysis")
+    assert before["status"] == "none" and before["analysis"] is None
+    anonymous = Client(base, "en")
+    assert anonymous.request("POST", f"/api/tables/{tid}/analysis").status_code == 401
+    started = ana.request("POST", f"/api/tables/{tid}/analysis", {})
+    assert started.status_code == 202, started.text
+    assert started.json()["status"] in ("queued", "running")
+    again = ana.request("POST", f"/api/tables/{tid}/analysis")  # while it runs: its progress
+    assert again.status_code in (200, 202) and again.json()["status"] != "none"
+    state, seen = wait_done(ana, tid)
+    assert seen == sorted(seen) and seen[-1] == 100
+    analysis = state["analysis"]
+    assert analysis["format"] == "espadas-analysis/1"
+    record = ana.ok("GET", f"/api/tables/{tid}/record")
+    found = decisions(record)
+    assert state["total"] == state["done"] == len(found) == len(analysis["decisions"])
+    assert {d["seat"] for d in analysis["decisions"]} == {0, 1, 2, 3}
+    assert set(analysis["summary"]) == {"0", "1", "2", "3"}
+    bid = next(d for d in analysis["decisions"] if d["seat"] == 0 and d["taken"] == 13)
+    assert bid["mark"] in ("mistake", "blunder") and bid["best"] != 13, bid
+    # the same object as espadas analyze's own functions give with the site's budget
+    expected = analysis_json(analyse(found, seed=1, budget_ms=BUDGET_MS), range(4))
+    assert analysis == expected
+    # asked again once done: the kept analysis, at once, not a new run
+    t0 = time.monotonic()
+    kept = ana.request("POST", f"/api/tables/{tid}/analysis")
+    assert kept.status_code == 200 and kept.json() == state
+    assert time.monotonic() - t0 < 2
+    # a spectator (signed in or not) reads every seat's analysis
+    luis = Client(base, "en")
+    luis.sign_in("Luis")
+    assert luis.view(tid)["you"] is None
+    assert luis.ok("GET", f"/api/tables/{tid}/analysis") == state
+    assert luis.request("POST", f"/api/tables/{tid}/analysis").json() == state
+    assert anonymous.ok("GET", f"/api/tables/{tid}/analysis")["analysis"] == analysis
+    maestro = ana.ok("GET", f"/api/tables/{tid}/analysis?level=maestro")
+    assert maestro["status"] == "none"  # one analysis per table and level
+    for client in (anonymous, luis):
+        client.close()
