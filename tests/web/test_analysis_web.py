@@ -50,7 +50,7 @@ def blunder_then_abandon(page: Page, base: str, lang: str) -> str:
     for _ in range(2):
         my_turn(page, table, "playing")
         page.click("#hand-cards button.playable >> nth=0")
-        wait_for(page, "!document.title.startsWith('¡Tu turno!') && document.title !== 'Your turn!'")
+        wait_for(page, "!/^(¡Tu turno!|Your turn!)/.test(document.title)")
     page.get_by_role("button", name=WORDS[lang]["abandon"], exact=True).click()
     page.click("#confirm [data-role=yes]")
     page.wait_for_selector("#result h2")
