@@ -13,8 +13,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from felt_helpers import TEXTS, my_turn, robot_table
-from web_helpers import axe_clean, csp_violations, no_sideways_scroll, shot, wait_for, watch_errors
+from felt_helpers import TEXTS, my_turn, robot_table, wait_version
+from web_helpers import (
+    SHOTS,
+    axe_clean,
+    csp_violations,
+    no_sideways_scroll,
+    shot,
+    wait_for,
+    watch_errors,
+)
 from web_helpers import person as sized_person
 
 WORDS = {
@@ -48,9 +56,9 @@ def blunder_then_abandon(page: Page, base: str, lang: str) -> str:
     page.select_option("#bid", "13")
     page.get_by_role("button", name=TEXTS[lang]["bid"], exact=True).click()
     for _ in range(2):
-        my_turn(page, table, "playing")
+        view = my_turn(page, table, "playing")
         page.click("#hand-cards button.playable >> nth=0")
-        wait_for(page, "!/^(¡Tu turno!|Your turn!)/.test(document.title)")
+        wait_version(page, table, view["version"] + 1)
     page.get_by_role("button", name=WORDS[lang]["abandon"], exact=True).click()
     page.click("#confirm [data-role=yes]")
     page.wait_for_selector("#result h2")
@@ -90,6 +98,9 @@ def test_analyse_a_game_and_see_its_marks_on_the_replay(
     page.locator(".chart-figures summary").click()
     assert page.locator(".chart-figures tbody tr").count() >= 1
     shot(page, f"analysis-replay-{size}")
+    page.locator("#analysis").screenshot(path=str(SHOTS / f"analysis-panel-{size}.png"))
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / f"analysis-replay-top-{size}.png"))
     axe_clean(page, f"replay with the analysis ({size})")
     no_sideways_scroll(page)
     # keyboard: the next step by the arrow key shows that step's decisions
