@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from analysis_helpers import played_table, wait_done
 from espadas.robots.analysis import analyse, analysis_json, decisions
 from server_helpers import Client
 
@@ -32,44 +33,6 @@ def ana(base: str) -> Iterator[Client]:
     client.sign_in("Ana")
     yield client
     client.close()
-
-
-def played_table(ana: Client, tricks: int = 2) -> str:
-    """A table of Ana's with three robots: she bids 13 (a plain blunder), plays
-    ``tricks`` tricks and abandons (the game is then over)."""
-    tid: str = ana.ok("POST", "/api/tables", {"preset": "pagat"})["id"]
-    ana.ok("POST", f"/api/tables/{tid}/robots", {"level": "aleatorio"})
-    ana.ok("POST", f"/api/tables/{tid}/start")
-    played = 0
-    deadline = time.monotonic() + 60
-    while played < tricks + 1 and time.monotonic() < deadline:
-        game = ana.view(tid)["game"]
-        if game["to_act"] != 0:
-            time.sleep(0.02)
-            continue
-        if game["phase"] == "bidding":
-            assert ana.act(tid, "bid", 13).status_code == 200
-        else:
-            card = next(a["value"] for a in game["legal"] if a["type"] == "play")
-            assert ana.act(tid, "play", card).status_code == 200
-        played += 1
-    assert ana.act(tid, "abandon").status_code == 200
-    assert ana.view(tid)["status"] == "finished"
-    return tid
-
-
-def wait_done(client: Client, tid: str, timeout: float = 120) -> tuple[dict[str, Any], list[int]]:
-    """The finished analysis, and the percentages seen on the way."""
-    seen: list[int] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = client.ok("GET", f"/api/tables/{tid}/analysis")
-        seen.append(state["percent"])
-        if state["status"] == "done":
-            return state, seen
-        assert state["status"] in ("queued", "running"), state
-        time.sleep(0.05)
-    raise AssertionError("the analysis did not finish")
 
 
 def test_no_analysis_before_the_end(ana: Client) -> None:
