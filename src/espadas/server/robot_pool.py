@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import json
 import multiprocessing
 import os
 import shlex
@@ -43,6 +44,10 @@ def decide(
     return make_robot(level, seed, budget_ms=budget_ms).act(view), []
 
 
+_FOUND: list[tuple[str, list[Any]] | None] = [None]
+"""The decisions of the last game analysed in this worker (replaying a game to find
+them costs about 50 ms; an analysis sends its parts one after another)."""
+
 Judged = tuple[dict[str, Any], float | None]
 """One decision analysed: its entry of ``decisions`` in ``espadas-analysis/1``, and
 its loss unrounded (for the summary)."""
@@ -57,7 +62,13 @@ def analyse_part(
     on each decision's place only, so the parts together are the whole analysis."""
     from espadas.robots.analysis import decisions, judge, verdict_json
 
-    found = decisions(record)
+    key = json.dumps(record, sort_keys=True)
+    cached = _FOUND[0]  # one reference read: threads (workers=0) may share it
+    if cached is not None and cached[0] == key:
+        found = cached[1]
+    else:  # the game's decisions, found once per worker
+        found = decisions(record)
+        _FOUND[0] = (key, found)
     part = [judge(d, budget_ms, seed) for d in found[start:stop]]
     return len(found), [(verdict_json(v), v.loss) for v in part]
 

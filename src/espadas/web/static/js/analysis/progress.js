@@ -54,13 +54,18 @@ export function analysisControls(tableId, onDone) {
   const bar = box.querySelector("progress");
   const status = box.querySelector(".analysis-status");
   bar.setAttribute("aria-label", t("analysis.progress"));
+  let said = null; // what the live region last said: a new state, or each tenth more
   const show = (state) => {
     const busy = state.status === "queued" || state.status === "running";
     bar.hidden = !busy;
     bar.value = state.percent || 0;
     button.disabled = busy;
     button.hidden = state.status === "done";
-    status.textContent = progressText(state);
+    const step = `${state.status}:${Math.floor((state.percent || 0) / 10)}`;
+    if (step !== said) {
+      said = step;
+      status.textContent = progressText(state);
+    }
     if (state.status === "done") onDone(state);
   };
   button.addEventListener("click", () => runAnalysis(tableId, show));
