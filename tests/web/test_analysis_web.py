@@ -93,6 +93,7 @@ def test_analyse_a_game_and_see_its_marks_on_the_replay(
     wait_for(page, "document.querySelectorAll('#analysis-step li.mark').length === 1")
     step = page.locator("#analysis-step").inner_text()
     assert "13" in step
+    assert "13" in page.locator(".replay-seat").first.inner_text()  # Ana's bid, at her seat
     assert page.locator("svg.chart.expected polyline").count() == 1
     assert page.locator("svg.chart.expected circle").count() >= 1
     page.locator(".chart-figures summary").click()
