@@ -76,6 +76,8 @@ def test_analyse_a_game_and_see_its_marks_on_the_replay(
     table = blunder_then_abandon(page, base, lang)
     result_button = page.locator("#result").get_by_role("button", name=words["analyse"])
     assert result_button.is_visible()
+    result_button.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"analysis-result-button-{size}.png"))
     page.get_by_role("link", name=words["replay"], exact=True).click()
     page.wait_for_selector("#checks li")
     axe_clean(page, f"replay before the analysis ({size})")
@@ -83,6 +85,7 @@ def test_analyse_a_game_and_see_its_marks_on_the_replay(
     status = "document.querySelector('#analysis .analysis-status').textContent"
     said = wait_for(page, f"{status}.length > 0 && {status}", timeout=60)
     assert said  # queued or running: said in the live region
+    page.locator("#analysis").screenshot(path=str(SHOTS / f"analysis-progress-{size}.png"))
     assert page.get_attribute("#analysis .analysis-status", "aria-live") == "polite"
     wait_for(page, f"{status} === {words['ready']!r}", timeout=120)
     wait_for(page, "document.querySelectorAll('#analysis-marked li.mark').length > 0")

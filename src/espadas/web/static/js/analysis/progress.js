@@ -6,7 +6,7 @@ import { lang, t } from "../i18n.js";
 const POLL_MS = 1000;
 
 export function progressText(state) {
-  if (state.status === "queued") return t("analysis.queued", { n: state.waiting ?? 0 });
+  if (state.status === "queued") return state.waiting ? t("analysis.queued", { n: state.waiting }) : t("analysis.queued_next");
   if (state.status === "running") return t("analysis.running", { percent: state.percent, done: state.done, total: state.total });
   if (state.status === "done") return t("analysis.done");
   if (state.status === "failed") return t("analysis.failed");
