@@ -7,6 +7,7 @@ own functions give for the table's record."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -95,3 +96,31 @@ def test_an_analysis_runs_once_is_kept_and_everyone_reads_it(ana: Client, base: 
     assert maestro["status"] == "none"  # one analysis per table and level
     for client in (anonymous, luis):
         client.close()
+
+
+def test_requests_at_once_all_follow_the_one_analysis(ana: Client, base: str) -> None:
+    tid = played_table(ana, tricks=1)
+    people = []
+    for i in range(6):
+        person = Client(base, "en")
+        person.sign_in(f"P{i}")
+        people.append(person)
+    barrier = threading.Barrier(len(people))
+    answers: list[Any] = [None] * len(people)
+
+    def ask(i: int) -> None:
+        barrier.wait()
+        answers[i] = people[i].request("POST", f"/api/tables/{tid}/analysis")
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(people))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert all(a is not None and a.status_code in (200, 202) for a in answers)
+    assert {a.json()["status"] for a in answers} <= {"queued", "running", "done"}
+    state, _ = wait_done(ana, tid)
+    record = ana.ok("GET", f"/api/tables/{tid}/record")
+    assert len(state["analysis"]["decisions"]) == len(decisions(record))
+    for person in people:
+        person.close()
