@@ -190,6 +190,11 @@ def refusals_met(base: str, ana: Client) -> list[tuple[str, str, httpx.Response]
         call(ana, "POST", f"/api/tables/{table}/{step}", {"seat": "x", "value": []})
     call(ana, "GET", f"/api/tables/{table}/replay")
     call(ana, "GET", f"/api/tables/{unknown}/replay")
+    call(anonymous, "POST", f"/api/tables/{table}/analysis")
+    call(ana, "POST", f"/api/tables/{table}/analysis")  # not finished: 409
+    call(ana, "GET", f"/api/tables/{table}/analysis")
+    call(ana, "POST", f"/api/tables/{table}/analysis", {"level": "dios"})
+    call(ana, "GET", f"/api/tables/{unknown}/analysis")
     call(ana, "GET", f"/api/tables/{unknown}/record")
     call(anonymous, "GET", "/api/contact")
     call(ana, "PUT", "/api/contact", {"email": "not an address"})

@@ -51,7 +51,10 @@ def steps_by_definition(record: Record) -> list[dict[str, Any]]:
                     "hand_number": h + 1,
                     "trick_number": len(done) if k else 0,
                     "dealer": hand.dealer,
-                    "bids": list(entry.get("bids", [])),
+                    "bids": [
+                        None if b is None else ("blind_nil" if hand.blind[s] else b)
+                        for s, b in enumerate(hand.bids)
+                    ],
                     "hands": [str(CardSet(m)) for m in hand.held],
                     "trick": None
                     if last is None
@@ -112,3 +115,18 @@ def test_five_players_with_blind_nil() -> None:
         steps = replay_steps(record)
         assert steps == steps_by_definition(record)
         assert {s["players"] for s in steps} == {5}
+
+
+def test_the_bids_are_by_seat_as_the_page_shows_them() -> None:
+    game = Game.new(Rules.from_preset("pagat"), seed=4)
+    dealer = game.hands[-1].dealer
+    assert dealer != 3  # else bidding order would be seat order
+    wanted = {(dealer + 1 + i) % 4: value for i, value in enumerate((1, 2, 13, 4))}
+    while game.phase == "bidding":
+        seat = game.to_act
+        assert seat is not None
+        game.bid(wanted[seat])
+    record = game_record(game)
+    assert record["hands"][0]["bids"] == [1, 2, 13, 4]  # the record: in bidding order
+    steps = replay_steps(record)
+    assert steps[0]["bids"] == [wanted[s] for s in range(4)]  # the steps: by seat

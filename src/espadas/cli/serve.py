@@ -48,6 +48,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--robot-workers", type=int, default=2, help="robot processes (2)")
     p.add_argument(
+        "--analysis-budget-ms",
+        type=float,
+        default=40.0,
+        help="search per decision when a finished game is analysed (40; maestro: 4 times)",
+    )
+    p.add_argument(
         "--robot-queue",
         default=None,
         metavar="REDIS_URL",
@@ -152,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
         args.turn_limit_hours <= 0
         or not 0 < args.port < 65536
         or args.robot_workers < 0
+        or not 0 < args.analysis_budget_ms <= 10_000
         or args.rate <= 0
         or args.burst < 1
         or args.sockets_per_player < 1
@@ -159,8 +166,8 @@ def run(args: argparse.Namespace) -> int:
         or not (args.rate_store is None or args.rate_store.startswith(("redis://", "rediss://")))
     ):
         print(
-            "espadas serve: a bad --turn-limit-hours, --port, --robot-workers, --rate, --burst,"
-            " --rate-store or --sockets-per-…",
+            "espadas serve: a bad --turn-limit-hours, --port, --robot-workers,"
+            " --analysis-budget-ms, --rate, --burst, --rate-store or --sockets-per-…",
             file=sys.stderr,
         )
         return 2
@@ -171,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
         turn_limit=timedelta(hours=args.turn_limit_hours),
         external_robots=external,
         robot_workers=args.robot_workers,
+        analysis_budget_ms=args.analysis_budget_ms,
         robot_queue=args.robot_queue,
         # without --public-url, links and the Origin check use the request's own address
         public_url=args.public_url,

@@ -199,10 +199,11 @@ def analyse(
     *,
     jobs: int = 1,
     progress: Callable[[Verdict], None] | None = None,
+    budget_ms: float | None = None,
 ) -> list[Verdict]:
-    """Every decision of ``found`` analysed at ``level``, in order. ``jobs`` worker
-    processes give the same result as one."""
-    budget = budget_of(level)
+    """Every decision of ``found`` analysed at ``level`` (or with ``budget_ms`` of
+    search each), in order. ``jobs`` worker processes give the same result as one."""
+    budget = budget_of(level) if budget_ms is None else budget_ms
     tasks = [(d, budget, seed) for d in found]
     verdicts: list[Verdict] = []
     results: Iterator[Verdict]

@@ -14,6 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from espadas.server.analyst import Analyst
 from espadas.server.api import router
 from espadas.server.body import JsonBody
 from espadas.server.errors import add_handlers
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             hub.notifier = notifier
         app.state.store = store
         app.state.hub = hub
+        app.state.analyst = analyst = Analyst(store, robots, settings)
         app.state.settings = settings
         app.state.identity = Identity(settings.signing_key())
         warming = None
@@ -81,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 sending.cancel()
             if listening is not None:
                 listening.cancel()
+            await analyst.close()
             await hub.close()
             await hub.flush_seen()
             robots.close()

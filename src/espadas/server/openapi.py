@@ -42,6 +42,7 @@ WHY = {
     'or out of range, or a path value that is not a table id ("error": "bad_request").',
     429: "Too many requests from this client, or too many chat messages from this person"
     " at this table (chat_too_fast: 5 in 10 seconds, 30 in 10 minutes): wait a moment.",
+    503: "Too busy for this now (analysis_busy: too many analyses wait): try again later.",
 }
 """What each refusal status means, as the document says it."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import json
 import multiprocessing
 import os
 import shlex
@@ -22,7 +23,7 @@ import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Protocol
+from typing import Any, Protocol
 
 from espadas.engine import Action, PlayerView
 
@@ -41,6 +42,35 @@ def decide(
     from espadas.robots.registry import make_robot
 
     return make_robot(level, seed, budget_ms=budget_ms).act(view), []
+
+
+_FOUND: list[tuple[str, list[Any]] | None] = [None]
+"""The decisions of the last game analysed in this worker (replaying a game to find
+them costs about 50 ms; an analysis sends its parts one after another)."""
+
+Judged = tuple[dict[str, Any], float | None]
+"""One decision analysed: its entry of ``decisions`` in ``espadas-analysis/1``, and
+its loss unrounded (for the summary)."""
+
+
+def analyse_part(
+    record: dict[str, Any], level: str, seed: int, budget_ms: float, start: int, stop: int
+) -> tuple[int, list[Judged]]:
+    """The number of decisions of every seat in ``record``, and decisions
+    ``start:stop`` of them judged with ``budget_ms`` of search each (``level``
+    names the analysis; the budget says how long it searches). The seeds depend
+    on each decision's place only, so the parts together are the whole analysis."""
+    from espadas.robots.analysis import decisions, judge, verdict_json
+
+    key = json.dumps(record, sort_keys=True)
+    cached = _FOUND[0]  # one reference read: threads (workers=0) may share it
+    if cached is not None and cached[0] == key:
+        found = cached[1]
+    else:  # the game's decisions, found once per worker
+        found = decisions(record)
+        _FOUND[0] = (key, found)
+    part = [judge(d, budget_ms, seed) for d in found[start:stop]]
+    return len(found), [(verdict_json(v), v.loss) for v in part]
 
 
 def warm_up() -> bool:
@@ -99,6 +129,16 @@ class Robots(Protocol):
         self, level: str, command: str | None, seed: int, budget_ms: float, view: PlayerView
     ) -> tuple[Action, list[str]]: ...
 
+    async def analyse(
+        self,
+        record: dict[str, Any],
+        level: str,
+        seed: int,
+        budget_ms: float,
+        start: int,
+        stop: int,
+    ) -> tuple[int, list[Judged]]: ...
+
     async def warm_up(self) -> None: ...
 
     def close(self) -> None: ...
@@ -130,6 +170,26 @@ class RobotPool:
         try:
             return await loop.run_in_executor(
                 self.executor, decide, level, command, seed, budget_ms, view
+            )
+        except BrokenProcessPool:
+            self.close()
+            self.executor = self._new_executor()
+            raise
+
+    async def analyse(
+        self,
+        record: dict[str, Any],
+        level: str,
+        seed: int,
+        budget_ms: float,
+        start: int,
+        stop: int,
+    ) -> tuple[int, list[Judged]]:
+        """A part of a game's analysis (:func:`analyse_part`), in a worker."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                self.executor, analyse_part, record, level, seed, budget_ms, start, stop
             )
         except BrokenProcessPool:
             self.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from espadas.engine import Action, PlayerView
-from espadas.server.robot_pool import decide
+from espadas.server.robot_pool import Judged, analyse_part, decide
 
 QUEUE = "espadas:robots"
 """The default queue name."""
@@ -29,6 +29,23 @@ async def decide_job(
 ) -> tuple[Action, list[str]]:
     """What a worker runs for one decision."""
     return decide(level, command, seed, budget_ms, view)
+
+
+async def analyse_job(
+    ctx: dict[str, Any],
+    record: dict[str, Any],
+    level: str,
+    seed: int,
+    budget_ms: float,
+    start: int,
+    stop: int,
+) -> tuple[int, list[Judged]]:
+    """What a worker runs for a part of a game's analysis."""
+    return analyse_part(record, level, seed, budget_ms, start, stop)
+
+
+ANALYSIS_TIMEOUT_S = 120.0
+"""How long a part of an analysis may take on the queue before it counts as failed."""
 
 
 class QueueRobots:
@@ -68,6 +85,31 @@ class QueueRobots:
         result: tuple[Action, list[str]] = await job.result(timeout=self.timeout_s)
         return result
 
+    async def analyse(
+        self,
+        record: dict[str, Any],
+        level: str,
+        seed: int,
+        budget_ms: float,
+        start: int,
+        stop: int,
+    ) -> tuple[int, list[Judged]]:
+        redis = await self._pool()
+        job = await redis.enqueue_job(
+            "analyse_job",
+            record,
+            level,
+            seed,
+            budget_ms,
+            start,
+            stop,
+            _expires=ANALYSIS_TIMEOUT_S,
+        )
+        if job is None:
+            raise RuntimeError("the analysis could not be queued")
+        result: tuple[int, list[Judged]] = await job.result(timeout=ANALYSIS_TIMEOUT_S)
+        return result
+
     async def warm_up(self) -> None:
         await self._pool()
 
@@ -89,7 +131,7 @@ def worker_settings(url: str, queue: str = QUEUE) -> dict[str, Any]:
     from arq.connections import RedisSettings
 
     return {
-        "functions": [decide_job],
+        "functions": [decide_job, analyse_job],
         "redis_settings": RedisSettings.from_dsn(url),
         "queue_name": queue,
         "max_jobs": 1,

@@ -35,6 +35,14 @@ class Settings:
     """A Redis URL: robot decisions go to ``espadas worker`` processes (arq)
     instead of this instance's process pool."""
     robot_queue_name: str = "espadas:robots"
+    analysis_budget_ms: float = 40.0
+    """Search per decision of a game's analysis at level ``experto`` (``maestro``
+    searches 4 times as long); ``espadas analyze`` searches 150 ms."""
+    analyses_running: int = 1
+    """Analyses this instance runs at once (each one part at a time in the robot
+    workers, so robots keep the other workers)."""
+    analyses_waiting: int = 20
+    """Analyses that may wait for their turn; beyond, a request is refused (503)."""
     external_robots: dict[str, str] = field(default_factory=dict)
     """Extra robot names offered at tables: name -> command line of a program
     speaking ``espadas-robot/1``. Only the administrator sets these."""

@@ -1,7 +1,7 @@
 """The database schema (SQLAlchemy Core). Migrations in ``migrations/`` create it.
 
 >>> len(metadata.tables), sorted(metadata.tables)[:4]
-(11, ['contacts', 'events', 'members', 'notice_modes'])
+(12, ['analyses', 'contacts', 'events', 'members'])
 """
 
 from __future__ import annotations
@@ -128,3 +128,21 @@ seen = sa.Table(
     sa.Column("table_id", sa.String(64), primary_key=True),
     sa.Column("version", sa.Integer, nullable=False),
 )
+
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("level", sa.String(16), primary_key=True),
+    sa.Column("status", sa.String(10), nullable=False),
+    sa.Column("done", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("data", sa.Text),
+    sa.Column("owner", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+)
+"""The analysis of a finished game (issue 19), one per table and level: ``status``
+``queued``, ``running``, ``done`` or ``failed``; ``done`` of ``total`` decisions
+judged; ``data`` the ``espadas-analysis/1`` JSON once done; ``owner`` the server
+instance running it, which touches ``updated_at`` as it goes."""

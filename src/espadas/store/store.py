@@ -31,6 +31,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from espadas.store.analyses import Analyses
 from espadas.store.appends import (
     CHANNEL,
     MOVE_ONE,
@@ -110,6 +111,8 @@ class Store:
         """Notices, contacts, push subscriptions, modes and what people have seen."""
         self.links = ResumeLinks(engine)
         """Resume links (kept as hashes, revocable) and their uses."""
+        self.analyses = Analyses(engine)
+        """Analyses of finished games, one per table and level."""
         self._players: dict[str, Player] = {}
         self._single = (
             engine.execution_options(isolation_level="AUTOCOMMIT")

@@ -83,7 +83,7 @@ def _snapshot(game: Game, h: int, entry: dict[str, Any], plays: int) -> dict[str
         "hand_number": h + 1,
         "trick_number": len(done) if plays else 0,
         "dealer": hand.dealer,
-        "bids": list(entry.get("bids", [])),
+        "bids": _bids_by_seat(hand),
         "hands": [str(CardSet(m)) for m in hand.held],
         "trick": None
         if last is None
@@ -98,3 +98,12 @@ def _snapshot(game: Game, h: int, entry: dict[str, Any], plays: int) -> dict[str
         "sides": rules.side_names(),
         "players": rules.players,
     }
+
+
+def _bids_by_seat(hand: Any) -> list[Any]:
+    """The bids by seat (``"blind_nil"`` for a blind nil, ``None`` if not made), as
+    the page shows them beside each seat; the record lists them in bidding order."""
+    return [
+        None if b is None else ("blind_nil" if hand.blind[s] else b)
+        for s, b in enumerate(hand.bids)
+    ]

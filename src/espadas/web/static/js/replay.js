@@ -4,6 +4,7 @@ import { call } from "./api.js";
 import { cardElement } from "./cards.js";
 import { bidName, cardName, seatPlace, t } from "./i18n.js";
 import { announce, escapeHtml, setUp, showError } from "./page.js";
+import { initAnalysis, showStep } from "./replay/analysis.js";
 
 const tableId = document.body.dataset.table;
 let data = null;
@@ -27,6 +28,7 @@ function render() {
     ? t("replay.step", { hand: step.hand_number, trick: step.trick_number })
     : t("replay.step_bids", { hand: step.hand_number });
   document.getElementById("replay-step").textContent = title;
+  const judged = showStep(step);
   const board = document.getElementById("replay-board");
   board.innerHTML = "";
   for (let seat = 0; seat < step.players; seat++) {
@@ -61,9 +63,9 @@ function render() {
     p.textContent = t("trick.won_by", { name: name(step.trick.winner) });
     trick.appendChild(p);
     board.appendChild(trick);
-    announce(`${title}. ${step.trick.cards.map(cardName).join(", ")}. ${p.textContent}`);
+    announce([`${title}. ${step.trick.cards.map(cardName).join(", ")}. ${p.textContent}`, judged].filter(Boolean).join(". "));
   } else {
-    announce(title);
+    announce([title, judged].filter(Boolean).join(". "));
   }
   const scores = document.createElement("p");
   scores.textContent = step.sides.map((side, i) => t("say.score", { side: side.toUpperCase(), points: step.scores[i], bags: step.bags[i] })).join(" · ");
@@ -96,6 +98,8 @@ async function main() {
   document.getElementById("prev").addEventListener("click", () => go(index - 1));
   document.getElementById("next").addEventListener("click", () => go(index + 1));
   document.getElementById("last").addEventListener("click", () => go(data.steps.length - 1));
+  const view = await call("GET", `/api/tables/${tableId}`);
+  initAnalysis({ tableId, data, name, go, you: view.ok ? view.data.you : null });
   document.addEventListener("keydown", (event) => {
     if (event.target && ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
     if (event.key === "ArrowRight") go(index + 1);

@@ -1,5 +1,7 @@
 // The end of the game: the rematch buttons, the winner and reason, the reviewed
-// accusation, the chart of the score and the links to the record and the replay.
+// accusation, the chart of the score, the links to the record and the replay, and
+// the analysis of the game (started here, shown on the replay page).
+import { analysisControls } from "../analysis/progress.js";
 import { cardName, seatLabel, sideName, t } from "../i18n.js";
 import { escapeHtml } from "../page.js";
 import { button, rematch } from "./commands.js";
@@ -50,6 +52,23 @@ function chartSvg(v) {
 <title id="chart-title">${escapeHtml(t("result.chart"))}</title>${zero}${target}${lines}${legend}</svg>`;
 }
 
+let analysisBox = null; // kept across renders: its progress goes on
+
+function analysisPart(v) {
+  if (!analysisBox || analysisBox.dataset.table !== v.id) {
+    analysisBox = document.createElement("div");
+    analysisBox.dataset.table = v.id;
+    analysisBox.className = "result-analysis";
+    const link = document.createElement("a");
+    link.href = `/mesa/${v.id}/repeticion#analysis`;
+    link.textContent = t("analysis.see");
+    link.hidden = true;
+    analysisBox.appendChild(analysisControls(v.id, () => (link.hidden = false)));
+    analysisBox.appendChild(link);
+  }
+  return analysisBox;
+}
+
 export function renderResult(v) {
   const g = v.game;
   const box = $("result");
@@ -74,4 +93,5 @@ export function renderResult(v) {
   html += `<p><a href="/api/tables/${escapeHtml(v.id)}/record" download>${escapeHtml(t("result.download"))}</a>
  · <a href="/mesa/${escapeHtml(v.id)}/repeticion">${escapeHtml(t("result.replay"))}</a></p>`;
   box.innerHTML = html;
+  box.appendChild(analysisPart(v));
 }
