@@ -148,7 +148,9 @@ async def _send_links(request: Request, settings: Settings, email: str, lang: st
         minutes = int(SIGNIN_TTL.total_seconds() // 60)
         lines += ["", translate("mail.signin.outro", lang, minutes=minutes)]
         subject = translate("mail.signin.subject", lang)
-        await send(settings, compose(settings.mail_from, email, subject, lines))
+        # to the address as it was confirmed (the request may differ in case)
+        to = holders[0].email
+        await send(settings, compose(settings.mail_from, to, subject, lines))
     except Exception:  # nobody waits for this answer: say it in the log
         log.exception("a sign-in mail could not be sent")
 

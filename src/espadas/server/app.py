@@ -26,6 +26,7 @@ from espadas.server.limiter import RateLimit, Sockets
 from espadas.server.notices_api import router as notices_router
 from espadas.server.notifier import Notifier
 from espadas.server.openapi import describe
+from espadas.server.passkey_api import router as passkey_router
 from espadas.server.push import Push
 from espadas.server.robot_pool import RobotPool, Robots
 from espadas.server.robot_queue import QueueRobots
@@ -101,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(router)
     app.include_router(notices_router)
     app.include_router(account_router)
+    app.include_router(passkey_router)
 
     add_handlers(app)
     describe(app)

@@ -50,10 +50,8 @@ from espadas.store.schema import (
     signin_links,
     tables,
 )
+from espadas.tables.names import FORMER
 
-FORMER = "former:player"
-"""The name a deleted person's seats get in the logs and records; pages say
-"antiguo jugador" / "former player"."""
 SIGNIN_TTL = timedelta(minutes=15)
 """How long a sign-in link works."""
 NAMED = ("create", "sit", "chat")
@@ -85,6 +83,7 @@ class Holder:
     player_id: str
     name: str
     lang: str
+    email: str
 
 
 class Accounts:
@@ -98,7 +97,7 @@ class Accounts:
         """The people (not deleted) whose confirmed address is ``email`` (in any case)."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
-                sa.select(players.c.id, players.c.name, contacts.c.lang)
+                sa.select(players.c.id, players.c.name, contacts.c.lang, contacts.c.email)
                 .join(contacts, contacts.c.player_id == players.c.id)
                 .where(
                     sa.func.lower(contacts.c.email) == email.lower(),
@@ -107,7 +106,7 @@ class Accounts:
                 )
                 .order_by(players.c.created_at, players.c.id)
             )
-            return [Holder(r.id, r.name, r.lang) for r in rows]
+            return [Holder(r.id, r.name, r.lang, r.email) for r in rows]
 
     async def signin_link(self, player_id: str, at: datetime) -> str:
         """A new one-time sign-in token for ``player_id``, valid :data:`SIGNIN_TTL`."""

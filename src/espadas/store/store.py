@@ -31,7 +31,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from espadas.store.accounts import FORMER, Accounts, NameTaken, name_key
+from espadas.store.accounts import Accounts, NameTaken, name_key
 from espadas.store.appends import (
     CHANNEL,
     MOVE_ONE,
@@ -49,6 +49,7 @@ from espadas.store.resume_links import ResumeLinks
 from espadas.store.schema import events, members, players, tables
 from espadas.store.sessions import Sessions
 from espadas.tables.event import Event
+from espadas.tables.names import FORMER
 from espadas.tables.notice import Notice
 
 MIGRATIONS = Path(__file__).parent / "migrations"
