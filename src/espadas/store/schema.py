@@ -1,7 +1,7 @@
 """The database schema (SQLAlchemy Core). Migrations in ``migrations/`` create it.
 
 >>> len(metadata.tables), sorted(metadata.tables)[:4]
-(16, ['challenges', 'contacts', 'events', 'members'])
+(15, ['challenges', 'contacts', 'events', 'members'])
 """
 
 from __future__ import annotations
