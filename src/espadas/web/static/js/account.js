@@ -42,7 +42,6 @@ async function listDevices() {
 }
 
 async function showAccount(me) {
-  $("account-in").hidden = false;
   const answer = await call("GET", "/api/account");
   if (!answer.ok) return showError(answer.data);
   const account = answer.data;
@@ -94,10 +93,10 @@ async function showAccount(me) {
     await listPasskeys($("passkey-list"));
   };
   await Promise.all([listDevices(), listPasskeys($("passkey-list"))]);
+  $("account-in").hidden = false; // shown once every control works
 }
 
 function showSignedOut() {
-  $("account-out").hidden = false;
   $("ask-link").onsubmit = async (event) => {
     event.preventDefault();
     const asked = await call("POST", "/api/signin/email", { email: $("ask-email").value.trim(), lang: document.documentElement.lang });
@@ -113,6 +112,7 @@ function showSignedOut() {
     }
     window.location.reload();
   };
+  $("account-out").hidden = false;
 }
 
 async function main() {
