@@ -93,7 +93,7 @@ def test_account_page_rename_by_keyboard(
     signed_in(browser, base, "Luis")
     ana = signed_in(browser, base, "Ana", size)
     errors = watch_errors(ana)
-    ana.get_by_role("link", name="Cuenta").click()
+    ana.get_by_role("link", name=re.compile("^Tu cuenta")).click()
     ana.wait_for_selector("#device-list li")
     assert ana.input_value("#new-name") == "Ana"
     assert "este dispositivo" in ana.text_content("#device-list")  # type: ignore[operator]
@@ -124,7 +124,7 @@ def test_email_link_signs_another_device_in_and_out(
     club: tuple[str, Sink], browser: Browser, size: str
 ) -> None:
     base, sink = club
-    laptop = signed_in(browser, base, "Marta")
+    laptop = signed_in(browser, base, "Marta", size)
     account(laptop)
     confirm_email(laptop, sink, "marta@example.org")
     assert "está confirmado" in (laptop.text_content("#email-state") or "")
