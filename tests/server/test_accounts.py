@@ -280,3 +280,27 @@ def test_deleting_an_account(club: tuple[str, Sink, FakeClock]) -> None:
     assert sink.wait("ana@example.org", 1)
     Client(base).request("POST", "/api/signin/email", {"email": "ana@example.org"})
     assert len(sink.to("ana@example.org")) == 1
+
+
+def test_cookies_from_before_sessions(club: tuple[str, Sink, FakeClock]) -> None:
+    """A cookie signed before sessions (the player id alone) still signs in, is
+    exchanged for one with a session on ``GET /api/session``, and stops working
+    once its person signs every other device out."""
+    from espadas.server.identity import PLAYER_COOKIE, Identity
+
+    base, _, _ = club
+    ana = person(base, "Ana")
+    player_id = ana.ok("GET", "/api/account/data")["player"]["id"]
+    old = Identity("test-secret-" + "x" * 20).sign_old(player_id)
+    upgraded, kept = Client(base), Client(base)
+    for client in (upgraded, kept):
+        client.http.cookies.set(PLAYER_COOKIE, old, domain="127.0.0.1")
+    assert kept.ok("GET", "/api/account")["name"] == "Ana"  # no session listed for it
+    session = upgraded.ok("GET", "/api/session")
+    assert session["name"] == "Ana" and session["csrf"]
+    assert upgraded.http.cookies.get(PLAYER_COOKIE) != old
+    assert len(ana.ok("GET", "/api/account/devices")["devices"]) == 2
+    assert ana.ok("DELETE", "/api/account/devices") == {"signed_out": 1}
+    assert kept.request("GET", "/api/account").status_code == 401
+    assert upgraded.request("GET", "/api/account").status_code == 401
+    assert ana.ok("GET", "/api/account")["name"] == "Ana"
