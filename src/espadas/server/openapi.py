@@ -30,8 +30,7 @@ from espadas.server.models import Error
 
 WHY = {
     400: "The body is not JSON: not UTF-8, malformed, or nested more than 32 levels.",
-    401: "No session: choose a name first (POST /api/session), or this device was"
-    " signed out.",
+    401: "No session: choose a name first (POST /api/session), or this device was signed out.",
     403: "Refused: a change without the X-CSRF-Token header equal to the espadas_csrf "
     "cookie or from another site's Origin, or something only seated people or the "
     "table's creator may do.",
