@@ -55,8 +55,8 @@ def schema(base: str) -> Any:
 
 DELETES_ACCOUNT = "DELETE /api/account"
 """Deleting the account ends the session it is sent with: fuzzed with a person
-of its own (every example after the first is then 401), and left out of the
-stateful run, which must keep Ana."""
+of its own (every example after the first is then 401). It and the devices'
+sign-outs are left out of the stateful run, which must keep Ana."""
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +159,9 @@ def stateful(schema: Any, kwargs: dict[str, Any], statuses: Counter[tuple[str, i
 
 def test_stateful_run_with_and_without_a_session(base: str, schema: Any, ana: Client) -> None:
     statuses: Counter[tuple[str, int]] = Counter()
-    kept = schema.exclude(path="/api/account", method="DELETE")
+    # signing out (schemathesis reuses the devices' ids it was answered) and
+    # deleting the account would end Ana's session in the middle of the run
+    kept = schema.exclude(path_regex="^/api/account", method="DELETE")
     for person in (ana, None):
         run = stateful(kept, call_kwargs(base, person), statuses)
         run.run(settings=settings(QUICK, max_examples=SCENARIOS, stateful_step_count=STEPS))
