@@ -304,3 +304,33 @@ def test_cookies_from_before_sessions(club: tuple[str, Sink, FakeClock]) -> None
     assert kept.request("GET", "/api/account").status_code == 401
     assert upgraded.request("GET", "/api/account").status_code == 401
     assert ana.ok("GET", "/api/account")["name"] == "Ana"
+
+
+def test_a_socket_opened_before_signing_out_acts_no_more(club: tuple[str, Sink, FakeClock]) -> None:
+    import time
+
+    from server_helpers import Listener
+
+    base, _, _ = club
+    ana = person(base, "Ana")
+    table = ana.ok("POST", "/api/tables", {"preset": "estandar"})["id"]
+    socket = Listener(base, table, cookie=ana.cookie_header())
+
+    def reply(ref: int) -> dict[str, Any]:
+        socket.send({"type": "act", "id": ref, "action": {"type": "bid", "value": 3}})
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            found = [f for f in list(socket.frames) if f.get("id") == ref]
+            if found:
+                return found[0]
+            time.sleep(0.02)
+        raise AssertionError("no answer")
+
+    try:
+        assert reply(1)["status"] == 409  # signed in: the game has not started
+        here = next(d for d in ana.ok("GET", "/api/account/devices")["devices"] if d["current"])
+        ana.ok("DELETE", f"/api/account/devices/{here['id']}")
+        refused = reply(2)
+        assert refused["status"] == 401 and refused["error"] == "no_session"
+    finally:
+        socket.socket.close()
