@@ -334,3 +334,33 @@ def test_a_socket_opened_before_signing_out_acts_no_more(club: tuple[str, Sink, 
         assert refused["status"] == 401 and refused["error"] == "no_session"
     finally:
         socket.socket.close()
+
+
+def test_passkey_refusals_and_single_use_challenges(club: tuple[str, Sink, FakeClock]) -> None:
+    """The ceremonies themselves run in the browser (tests/web/test_account_web.py,
+    Chromium's virtual authenticator); here, what is refused."""
+    base, _, _ = club
+    ana = person(base, "Ana", "en")
+    garbage = {"credential": {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": {}}}
+    refused = ana.request("POST", "/api/passkeys", garbage)
+    assert refused.status_code == 409 and refused.json()["error"] == "no_challenge"
+    options = ana.ok("POST", "/api/passkeys/register/options")
+    assert options["rp"]["id"] == "espadas.test" and options["user"]["name"] == "Ana"
+    assert len(options["challenge"]) >= 43
+    bad = ana.request("POST", "/api/passkeys", garbage)
+    assert bad.status_code == 422 and bad.json()["error"] == "passkey_refused"
+    assert ana.request("POST", "/api/passkeys", garbage).json()["error"] == "no_challenge"
+    assert Client(base).request("POST", "/api/passkeys/register/options").status_code == 401
+    # signing in: the challenge lives in a cookie of its own, used once
+    stranger = Client(base, "en")
+    assert stranger.request("POST", "/api/passkeys/signin", garbage).json()["error"] == (
+        "no_challenge"
+    )
+    asked = stranger.ok("POST", "/api/passkeys/signin/options")
+    assert asked["rpId"] == "espadas.test" and asked["challenge"]
+    unknown = stranger.request("POST", "/api/passkeys/signin", garbage)
+    assert unknown.status_code == 404 and unknown.json()["error"] == "unknown_passkey"
+    assert stranger.request("POST", "/api/passkeys/signin", garbage).status_code == 409
+    assert ana.ok("GET", "/api/passkeys") == {"passkeys": []}
+    gone = ana.request("DELETE", "/api/passkeys/AAAA")
+    assert gone.status_code == 404 and gone.json()["error"] == "no_passkey"

@@ -26,7 +26,7 @@ from webauthn import (
     verify_registration_response,
 )
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
-from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidRegistrationResponse
+from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
     AuthenticatorSelectionCriteria,
     PublicKeyCredentialDescriptor,
@@ -161,7 +161,7 @@ async def register(
             expected_rp_id=rp_id,
             expected_origin=origin,
         )
-    except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as exc:
+    except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
         raise ApiError(422, "passkey_refused", detail=str(exc)[:200]) from None
     credential_id = bytes_to_base64url(verified.credential_id)
     if await store.passkeys.find(credential_id) is not None:
@@ -254,7 +254,7 @@ async def signin(
             credential_public_key=base64url_to_bytes(passkey.public_key),
             credential_current_sign_count=passkey.sign_count,
         )
-    except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError) as exc:
+    except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
         raise ApiError(422, "passkey_refused", detail=str(exc)[:200]) from None
     await store.passkeys.used(passkey.id, verified.new_sign_count, now)
     switched = current is not None and current.id != owner.id
