@@ -103,6 +103,7 @@ class Client:
 
 
 def settings_for(tmp: Path, db: str | None = None, **kw: Any) -> Settings:
+    kw.setdefault("unique_names", False)  # modules sign in "Ana" once per test
     return Settings(data=tmp, db=db, secret="test-secret-" + "x" * 20, **kw)
 
 

@@ -53,12 +53,25 @@ def schema(base: str) -> Any:
     return schemathesis.openapi.from_url(base + "/openapi.json")
 
 
+DELETES_ACCOUNT = "DELETE /api/account"
+"""Deleting the account ends the session it is sent with: fuzzed with a person
+of its own (every example after the first is then 401). It and the devices'
+sign-outs are left out of the stateful run, which must keep Ana."""
+
+
 @pytest.fixture(scope="module")
 def ana(base: str) -> Iterator[Client]:
     client = Client(base)
     client.sign_in("Ana")
     yield client
     client.close()
+
+
+def leaving(base: str) -> Client:
+    """Someone who will delete their account."""
+    client = Client(base)
+    client.sign_in("Bea")
+    return client
 
 
 def call_kwargs(base: str, person: Client | None) -> dict[str, Any]:
@@ -98,7 +111,7 @@ def test_every_route_with_and_without_a_session(base: str, schema: Any, ana: Cli
     signed_in: Counter[tuple[str, int]] = Counter()
     failures: list[str] = []
     for operation in operations:
-        for person in (None, ana):
+        for person in (None, ana if operation.label != DELETES_ACCOUNT else leaving(base)):
             inputs = len(operation.body) + len(operation.path_parameters) + len(operation.query)
             modes = [GenerationMode.POSITIVE] + ([GenerationMode.NEGATIVE] if inputs else [])
             for mode in modes:
@@ -112,7 +125,8 @@ def test_every_route_with_and_without_a_session(base: str, schema: Any, ana: Cli
                     who = "with a session" if person else "without a session"
                     failures.append(f"{operation.label} {who} ({mode}): {exc}"[:2000])
     # the session was sent: signed in, nothing asks for one
-    assert not [key for key in signed_in if key[1] == 401], signed_in
+    assert not [key for key in signed_in if key[1] == 401 and key[0] != DELETES_ACCOUNT], signed_in
+    assert signed_in[(DELETES_ACCOUNT, 200)] == 1, signed_in
     statuses.update(signed_in)
     covered = {label for label, _ in statuses}
     print(
@@ -145,8 +159,11 @@ def stateful(schema: Any, kwargs: dict[str, Any], statuses: Counter[tuple[str, i
 
 def test_stateful_run_with_and_without_a_session(base: str, schema: Any, ana: Client) -> None:
     statuses: Counter[tuple[str, int]] = Counter()
+    # signing out (schemathesis reuses the devices' ids it was answered) and
+    # deleting the account would end Ana's session in the middle of the run
+    kept = schema.exclude(path_regex="^/api/account", method="DELETE")
     for person in (ana, None):
-        run = stateful(schema, call_kwargs(base, person), statuses)
+        run = stateful(kept, call_kwargs(base, person), statuses)
         run.run(settings=settings(QUICK, max_examples=SCENARIOS, stateful_step_count=STEPS))
     print(
         f"\nschemathesis stateful: {len({label for label, _ in statuses})} routes,"

@@ -22,7 +22,7 @@ from server_helpers import Client, running_server, settings_for
 def forged_cookie() -> str:
     """A player cookie the server did not sign: random, or signed with another key."""
     if secrets.randbelow(2):
-        value = Identity(secrets.token_hex(16)).sign(secrets.token_hex(8))
+        value = Identity(secrets.token_hex(16)).sign(secrets.token_hex(8), secrets.token_hex(8))
     else:
         value = f"{secrets.token_urlsafe(12)}.{secrets.token_urlsafe(27)}"
     return f"espadas_player={value}; espadas_csrf=t"

@@ -98,6 +98,12 @@ def add_parser(sub: Any) -> None:
         "--public-url", default=None, help="the address people use, for invitation links"
     )
     p.add_argument(
+        "--rp-id",
+        default=None,
+        help="the WebAuthn relying party id of passkeys, a host name"
+        " (default: the host of --public-url, else of each request)",
+    )
+    p.add_argument(
         "--ws-compression",
         action="store_true",
         help="compress WebSocket frames (permessage-deflate): about a fifth of the bytes,"
@@ -182,6 +188,7 @@ def run(args: argparse.Namespace) -> int:
         robot_queue=args.robot_queue,
         # without --public-url, links and the Origin check use the request's own address
         public_url=args.public_url,
+        rp_id=args.rp_id,
         local_url=f"http://{shown}:{args.port}",
         rate=args.rate,
         burst=args.burst,

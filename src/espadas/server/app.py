@@ -14,6 +14,8 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from espadas.server.account_api import router as account_router
+from espadas.server.account_api import signin_limits
 from espadas.server.analyst import Analyst
 from espadas.server.api import router
 from espadas.server.body import JsonBody
@@ -25,6 +27,7 @@ from espadas.server.limiter import RateLimit, Sockets
 from espadas.server.notices_api import router as notices_router
 from espadas.server.notifier import Notifier
 from espadas.server.openapi import describe
+from espadas.server.passkey_api import router as passkey_router
 from espadas.server.push import Push
 from espadas.server.robot_pool import RobotPool, Robots
 from espadas.server.robot_queue import QueueRobots
@@ -101,6 +104,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.include_router(router)
     app.include_router(notices_router)
+    app.include_router(account_router)
+    app.include_router(passkey_router)
 
     add_handlers(app)
     describe(app)
@@ -113,6 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # one rate limit per client for HTTP requests and WebSocket actions alike
     app.state.limit = RateLimit(settings.rate, settings.burst, settings.rate_store)
+    app.state.signin_limits = signin_limits(settings)
     app.state.sockets = Sockets(settings.sockets_per_player, settings.sockets_per_address)
     app.add_middleware(JsonBody)  # inside the guard: only bodies within the size limit
     app.add_middleware(

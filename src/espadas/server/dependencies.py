@@ -17,6 +17,7 @@ from espadas.server.errors import ApiError
 from espadas.server.hub import Hub
 from espadas.server.identity import PLAYER_COOKIE, Identity
 from espadas.server.settings import Settings
+from espadas.store.resume_links import token_hash
 from espadas.store.store import Player, Store, UnknownTable
 from espadas.tables.table import Table
 
@@ -35,13 +36,29 @@ async def settings_of(request: Request) -> Settings:
 
 async def player_for_cookie(state: State, cookie: str | None) -> Player | None:
     """The person whose signed player cookie is ``cookie`` (``None``: no valid
-    cookie, or a player the store does not know)."""
+    cookie, a session signed out, or a player the store does not know)."""
     identity: Identity = state.identity
-    player_id = identity.read(cookie)
-    if player_id is None:
+    found = identity.read_session(cookie)
+    if found is None:
         return None
+    player_id, session_id = found
     store: Store = state.store
+    if session_id is None:
+        if not await store.sessions.old_cookie_valid(player_id):
+            return None
+    else:
+        settings: Settings = state.settings
+        if not await store.sessions.valid(player_id, session_id, settings.clock.now()):
+            return None
     return await store.player(player_id)
+
+
+def session_hash(request: Request) -> str | None:
+    """The id hash of the session of this request's cookie (None: no session,
+    or a cookie from before sessions)."""
+    identity: Identity = request.app.state.identity
+    found = identity.read_session(request.cookies.get(PLAYER_COOKIE))
+    return None if found is None or found[1] is None else token_hash(found[1])
 
 
 async def player_or_none(request: Request) -> Player | None:

@@ -144,6 +144,14 @@ class Hub:
         self._latest.pop(table_id, None)
         self._heard.pop(table_id, None)
 
+    async def reread(self, table_ids: list[str]) -> None:
+        """Drops the cached copies of tables whose logs were rewritten (an account
+        deleted): the next read rebuilds them from the store."""
+        for table_id in table_ids:
+            async with self._lock(table_id):
+                self._tables.pop(table_id, None)
+                self._texts.pop(table_id, None)
+
     async def table(self, table_id: str) -> Table:
         """The table as committed now (as far as this instance knows). Raises
         :class:`~espadas.store.store.UnknownTable`."""

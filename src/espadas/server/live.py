@@ -82,8 +82,11 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         async with sending:
             await websocket.send_text(text)
 
+    cookie = websocket.cookies.get(PLAYER_COOKIE)
+
     async def act(message: dict[str, Any]) -> dict[str, Any]:
-        if player is None:
+        # a device signed out since the handshake acts no more (the check is cached)
+        if player is None or await player_for_cookie(app.state, cookie) is None:
             return refusal(ApiError(401, "no_session"), lang)
         if not await limit.hit("player:" + player.id):
             return refusal(ApiError(429, "too_many"), lang)

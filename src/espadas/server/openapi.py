@@ -30,13 +30,14 @@ from espadas.server.models import Error
 
 WHY = {
     400: "The body is not JSON: not UTF-8, malformed, or nested more than 32 levels.",
-    401: "No session: choose a name first (POST /api/session).",
+    401: "No session: choose a name first (POST /api/session), or this device was signed out.",
     403: "Refused: a change without the X-CSRF-Token header equal to the espadas_csrf "
     "cookie or from another site's Origin, or something only seated people or the "
     "table's creator may do.",
     404: "Unknown table or link (or the server does not offer this).",
     409: "Not allowed by the rules or at this moment (not your turn, the game is over...).",
-    410: "The resume link was revoked (link_revoked).",
+    410: "The resume link was revoked (link_revoked), or the sign-in link was used"
+    " (signin_used) or has expired (signin_expired).",
     413: "The request's body is over the size limit (16 KiB by default).",
     422: "JSON that does not fit: a missing or unknown field, a value of the wrong type "
     'or out of range, or a path value that is not a table id ("error": "bad_request").',

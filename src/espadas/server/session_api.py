@@ -23,6 +23,7 @@ from espadas.server.dependencies import (
     SettingsDep,
     player_or_none,
     public_base,
+    session_hash,
     store_of,
 )
 from espadas.server.device import describe
@@ -40,16 +41,19 @@ from espadas.server.models import (
 )
 from espadas.server.openapi import answer, refusals
 from espadas.server.settings import Settings
+from espadas.store.accounts import NameTaken
 from espadas.store.outbox import unstamp
 from espadas.store.store import Player, new_token
 
 router = APIRouter()
 
 
-def _set_session(response: Response, identity: Identity, player: Player, secure: bool) -> str:
+def _set_session(
+    response: Response, identity: Identity, player: Player, session_id: str, secure: bool
+) -> str:
     csrf = new_token()
     for key, value, http_only in (
-        (PLAYER_COOKIE, identity.sign(player.id), True),
+        (PLAYER_COOKIE, identity.sign(player.id, session_id), True),
         (CSRF_COOKIE, csrf, False),
     ):
         response.set_cookie(
@@ -64,7 +68,25 @@ def _set_session(response: Response, identity: Identity, player: Player, secure:
     return csrf
 
 
-@router.post("/api/session", tags=["identity"], responses=answer(SessionOut) | refusals(422))
+async def start_session(request: Request, response: Response, player: Player, how: str) -> str:
+    """Signs this device in as ``player`` with a new session (``how``: ``name``,
+    ``resume``, ``email``, ``passkey``); answers the new CSRF token."""
+    settings: Settings = request.app.state.settings
+    browser, system = describe(request.headers.get("user-agent"))
+    session_id = await store_of(request).sessions.open(
+        player.id, settings.clock.now(), browser, system, how
+    )
+    return _set_session(
+        response, request.app.state.identity, player, session_id, request.url.scheme == "https"
+    )
+
+
+def name_taken(name: str) -> ApiError:
+    """The refusal of a name someone else has (409 ``name_taken``)."""
+    return ApiError(409, "name_taken", name=name)
+
+
+@router.post("/api/session", tags=["identity"], responses=answer(SessionOut) | refusals(409, 422))
 async def create_session(
     body: SessionIn,
     request: Request,
@@ -73,23 +95,39 @@ async def create_session(
     settings: SettingsDep,
 ) -> dict[str, Any]:
     """Chooses a display name. A new visitor gets a signed cookie (no password);
-    a known one is renamed. Answers the CSRF token to send as ``X-CSRF-Token``."""
+    a known one is renamed. A name someone else has (in any case) is refused
+    (409 ``name_taken``). Answers the CSRF token to send as ``X-CSRF-Token``."""
     store = store_of(request)
-    if player is None:
-        player = await store.create_player(body.name, settings.clock.now())
+    unique = settings.unique_names
+    try:
+        if player is None:
+            player = await store.create_player(body.name, settings.clock.now(), unique)
+        else:
+            await store.rename_player(player.id, body.name, unique)
+            player = Player(player.id, body.name)
+    except NameTaken:
+        raise name_taken(body.name) from None
+    found = request.app.state.identity.read_session(request.cookies.get(PLAYER_COOKIE))
+    if found is not None and found[0] == player.id and found[1] is not None:
+        csrf = _set_session(
+            response, request.app.state.identity, player, found[1], request.url.scheme == "https"
+        )
     else:
-        await store.rename_player(player.id, body.name)
-        player = Player(player.id, body.name)
-    csrf = _set_session(response, request.app.state.identity, player, request.url.scheme == "https")
+        csrf = await start_session(request, response, player, "name")
     return {"name": player.name, "csrf": csrf}
 
 
 @router.get("/api/session", tags=["identity"], responses=answer(SessionOut))
-async def read_session(request: Request, player: MaybePlayerDep) -> dict[str, Any]:
+async def read_session(
+    request: Request, response: Response, player: MaybePlayerDep
+) -> dict[str, Any]:
     """Who you are (``name`` is null before you choose one), and the CSRF token
-    of this browser."""
+    of this browser. A cookie signed before sessions existed is exchanged for
+    one with a session (and a new CSRF token)."""
     if player is None:
         return {"name": None, "csrf": None}
+    if session_hash(request) is None:
+        return {"name": player.name, "csrf": await start_session(request, response, player, "name")}
     return {"name": player.name, "csrf": request.cookies.get(CSRF_COOKIE)}
 
 
@@ -164,9 +202,7 @@ async def follow_link(request: Request, response: Response, opened: Opened) -> N
     """Signs the device in as the link's person (unless it already is) and
     records the use in their devices list."""
     if opened.current is None or opened.switches:
-        _set_session(
-            response, request.app.state.identity, opened.player, request.url.scheme == "https"
-        )
+        await start_session(request, response, opened.player, "resume")
     settings: Settings = request.app.state.settings
     browser, system = describe(request.headers.get("user-agent"))
     await store_of(request).links.record_use(

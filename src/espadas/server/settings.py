@@ -84,6 +84,15 @@ class Settings:
     notice_poll_s: float = 5.0
     digest_hour: int = 8
     """The hour (UTC) at which daily digests go out."""
+    unique_names: bool = True
+    """Whether two people may never share a name (in any case). Only the test
+    suite turns it off, for its modules that sign in "Ana" once per test."""
+    rp_id: str | None = None
+    """The WebAuthn relying party id (a host name) for passkeys; by default the
+    host of ``public_url``, else of the request."""
+    signin_per_address: int = 5
+    """Sign-in links one e-mail address may be sent per 15 minutes (and ten
+    times that per client address)."""
     push_subject: str = "mailto:espadas@localhost"
     """Who runs this server, for Web Push services (VAPID ``sub``)."""
     push_allow_private: bool = False

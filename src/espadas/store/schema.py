@@ -1,7 +1,7 @@
 """The database schema (SQLAlchemy Core). Migrations in ``migrations/`` create it.
 
 >>> len(metadata.tables), sorted(metadata.tables)[:4]
-(12, ['analyses', 'contacts', 'events', 'members'])
+(16, ['analyses', 'challenges', 'contacts', 'events'])
 """
 
 from __future__ import annotations
@@ -16,7 +16,71 @@ players = sa.Table(
     sa.Column("id", sa.String(64), primary_key=True),
     sa.Column("name", sa.String(80), nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("name_key", sa.String(160)),
+    sa.Column("deleted_at", sa.String(40)),
+    sa.Column("old_cookies_off", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Index("ux_players_name_key", "name_key", unique=True),
 )
+"""A person. ``name_key`` (the name casefolded, see
+:func:`espadas.store.accounts.name_key`) is unique: two people never share a name
+in any case. A deleted account keeps its row (``deleted_at``, no name key) so that
+whatever names its id still points somewhere; ``old_cookies_off`` ends the
+cookies signed before sessions existed (migration 0007)."""
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("id_hash", sa.String(64), primary_key=True),
+    sa.Column("player_id", sa.String(64), sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("seen_at", sa.String(40), nullable=False),
+    sa.Column("browser", sa.String(20), nullable=False),
+    sa.Column("system", sa.String(20), nullable=False),
+    sa.Column("how", sa.String(12), nullable=False),
+    sa.Column("revoked_at", sa.String(40)),
+    sa.Index("ix_sessions_player", "player_id"),
+)
+"""A device signed in: the SHA-256 of its session id (the signed cookie carries
+the id), how it signed in (``name``, ``resume``, ``email``, ``passkey``) and
+when it was last seen (to the hour). A revoked session signs nobody in."""
+
+signin_links = sa.Table(
+    "signin_links",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("player_id", sa.String(64), sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("expires_at", sa.String(40), nullable=False),
+    sa.Column("used_at", sa.String(40)),
+    sa.Index("ix_signin_links_player", "player_id"),
+)
+"""A one-time sign-in link sent by e-mail: the SHA-256 of its token only."""
+
+passkeys = sa.Table(
+    "passkeys",
+    metadata,
+    sa.Column("credential_id", sa.String(700), primary_key=True),
+    sa.Column("player_id", sa.String(64), sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("public_key", sa.Text, nullable=False),
+    sa.Column("sign_count", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("used_at", sa.String(40)),
+    sa.Column("label", sa.String(50), nullable=False),
+    sa.Index("ix_passkeys_player", "player_id"),
+)
+"""A WebAuthn credential (base64url id and COSE public key) and its sign count."""
+
+challenges = sa.Table(
+    "challenges",
+    metadata,
+    sa.Column("key_hash", sa.String(64), primary_key=True),
+    sa.Column("purpose", sa.String(12), nullable=False),
+    sa.Column("challenge", sa.String(200), nullable=False),
+    sa.Column("player_id", sa.String(64)),
+    sa.Column("expires_at", sa.String(40), nullable=False),
+)
+"""A WebAuthn challenge waiting for its answer, bound to the session (or, before
+signing in, to a cookie of its own) whose hash is ``key_hash``; used once."""
 
 resume_links = sa.Table(
     "resume_links",

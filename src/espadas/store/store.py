@@ -31,6 +31,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from espadas.store.accounts import Accounts, NameTaken, name_key
 from espadas.store.analyses import Analyses
 from espadas.store.appends import (
     CHANNEL,
@@ -44,9 +45,12 @@ from espadas.store.appends import (
     write_all,
 )
 from espadas.store.outbox import Outbox
+from espadas.store.passkeys import Passkeys
 from espadas.store.resume_links import ResumeLinks
 from espadas.store.schema import events, members, players, tables
+from espadas.store.sessions import Sessions
 from espadas.tables.event import Event
+from espadas.tables.names import FORMER
 from espadas.tables.notice import Notice
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -113,6 +117,12 @@ class Store:
         """Resume links (kept as hashes, revocable) and their uses."""
         self.analyses = Analyses(engine)
         """Analyses of finished games, one per table and level."""
+        self.sessions = Sessions(engine)
+        """Each device signed in (revocable)."""
+        self.accounts = Accounts(engine)
+        """E-mail sign-in links, a person's data, deleting an account."""
+        self.passkeys = Passkeys(engine)
+        """WebAuthn credentials and challenges."""
         self._players: dict[str, Player] = {}
         self._single = (
             engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -203,34 +213,68 @@ class Store:
                     await conn.close()
 
     # -- players ------------------------------------------------------------------
-    async def create_player(self, name: str, at: datetime) -> Player:
+    async def create_player(self, name: str, at: datetime, unique: bool = True) -> Player:
+        """A new player called ``name``. With ``unique`` (the server's
+        ``unique_names``), raises :class:`NameTaken` when someone has the name in
+        any case."""
         player = Player(new_token(), name)
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                players.insert().values(id=player.id, name=name, created_at=at.isoformat())
-            )
+        key = self._key(name, unique)
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    players.insert().values(
+                        id=player.id, name=name, created_at=at.isoformat(), name_key=key
+                    )
+                )
+        except IntegrityError:
+            raise NameTaken(name) from None
         self._players[player.id] = player
         return player
 
+    @staticmethod
+    def _key(name: str, unique: bool) -> str | None:
+        key = name_key(name)
+        if key == name_key(FORMER):
+            raise NameTaken(name)
+        return key if unique else None
+
     async def player(self, player_id: str) -> Player | None:
-        """The player, from memory after the first read (players are never
-        deleted; a rename through this instance updates the copy)."""
+        """The player, from memory after the first read (a rename or a deletion
+        through this instance updates the copy); None for a deleted account."""
         known = self._players.get(player_id)
         if known is not None:
             return known
         async with self.engine.connect() as conn:
             row = (await conn.execute(sa.select(players).where(players.c.id == player_id))).first()
-        if row is None:
+        if row is None or row.deleted_at is not None:
             return None
         if len(self._players) >= PLAYERS_KEPT:
             self._players.clear()
         player = self._players[player_id] = Player(row.id, row.name)
         return player
 
-    async def rename_player(self, player_id: str, name: str) -> None:
+    async def rename_player(self, player_id: str, name: str, unique: bool = True) -> None:
+        """Renames ``player_id``; with ``unique``, raises :class:`NameTaken` when
+        someone else has the name in any case (their own name in another case is
+        fine)."""
         self._players.pop(player_id, None)
-        async with self.engine.begin() as conn:
-            await conn.execute(players.update().where(players.c.id == player_id).values(name=name))
+        key = self._key(name, unique)
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    players.update()
+                    .where(players.c.id == player_id)
+                    .values(name=name, name_key=key)
+                )
+        except IntegrityError:
+            raise NameTaken(name) from None
+
+    async def delete_player(self, player_id: str, at: datetime) -> list[str]:
+        """Deletes the account (see :meth:`Accounts.delete`); answers the tables
+        whose logs changed."""
+        changed = await self.accounts.delete(player_id, at)
+        self._players.pop(player_id, None)
+        return changed
 
     async def resume_link(self, player_id: str, at: datetime, replace: bool = False) -> str:
         """A new private token that signs ``player_id`` in on another device

@@ -48,6 +48,9 @@ import unicodedata
 
 from espadas.tables.errors import TableError
 
+FORMER = "former:player"
+"""What a deleted account's seats are called in logs and records (pages say
+"antiguo jugador" / "former player"); nobody can take this name."""
 NAME_MAX = 40
 """The most characters a name has (after normalising)."""
 MARKS_MAX = 4

@@ -170,6 +170,18 @@ def create_site(settings: Settings | None = None) -> FastAPI:
         await follow_link(request, response, opened)
         return response
 
+    @app.get("/cuenta", response_class=HTMLResponse, include_in_schema=False)
+    async def account_page(request: Request) -> HTMLResponse:
+        return html_page("account", request)
+
+    @app.get("/entrar/{token}", response_class=HTMLResponse, include_in_schema=False)
+    async def signin_page(request: Request, token: str) -> HTMLResponse:
+        """The page of a sign-in link: it uses nothing by itself (mail scanners
+        open links); its button does (``POST /api/signin/email/use``)."""
+        page_ = html_page("enter", request)
+        page_.headers["cache-control"] = "no-store"
+        return page_
+
     @app.get("/i18n/{lang}.json", include_in_schema=False)
     async def texts(request: Request, lang: str) -> Response:
         if lang not in LANGS:

@@ -38,9 +38,16 @@ export function seatPlace(players, seat) {
   return players === 4 ? t("seat.letters").split(",")[seat] : t("ui.seat", { seat: seat + 1 });
 }
 
+export const FORMER = "former:player";
+
+// A person's name as a page shows it: a deleted account's seats say "former player".
+export function personName(name) {
+  return name === FORMER ? t("seat.former") : name;
+}
+
 export function seatLabel(view, seat) {
   const info = view.seats[seat];
-  const name = info ? info.name : t("seat.empty");
+  const name = info ? personName(info.name) : t("seat.empty");
   if (info && info.robot) {
     return t("seat.robot", { level: t(`robot.${info.robot}`), seat: seatPlace(view.players, seat) });
   }

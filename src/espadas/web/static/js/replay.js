@@ -2,7 +2,7 @@
 // commitment shown as checked by the server.
 import { call } from "./api.js";
 import { cardElement } from "./cards.js";
-import { bidName, cardName, seatPlace, t } from "./i18n.js";
+import { bidName, cardName, personName, seatPlace, t } from "./i18n.js";
 import { announce, escapeHtml, setUp, showError } from "./page.js";
 import { initAnalysis, showStep } from "./replay/analysis.js";
 
@@ -19,7 +19,7 @@ function name(seat) {
   const player = data.players[seat];
   return player.startsWith("robot:")
     ? t("seat.robot", { level: t(`robot.${player.slice(6)}`), seat: seatPlace(data.players.length, seat) })
-    : player;
+    : personName(player);
 }
 
 function render() {

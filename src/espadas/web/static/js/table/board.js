@@ -1,6 +1,6 @@
 // The board: status line, the seats around the felt, the score bar, the score
 // sheet, the rules in words and the invitation link.
-import { bidName, seatLabel, sideName, t } from "../i18n.js";
+import { bidName, personName, seatLabel, sideName, t } from "../i18n.js";
 import { escapeHtml } from "../page.js";
 import { $, reasonText, seatsOrder, sideOfSeat } from "./view.js";
 
@@ -60,7 +60,7 @@ export function renderSeats(v) {
     // a robot's box says its level (its place is where it sits); screen readers hear the full label
     const level = info && info.robot ? t(`robot.${info.robot}`) : "";
     const robot = v.players === 4 ? t("seat.robot_box", { level }) : t("seat.robot_box_n", { level, n: seat + 1 });
-    const name = info ? (info.robot ? robot : info.name) : t("seat.empty");
+    const name = info ? (info.robot ? robot : personName(info.name)) : t("seat.empty");
     const full = info && info.robot ? `<span class="sr-only">${escapeHtml(seatLabel(v, seat))}</span>` : "";
     const marks = [];
     if (seat === v.you) marks.push(t("ui.you"));

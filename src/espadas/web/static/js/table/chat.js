@@ -7,7 +7,7 @@
 // list is a log that screen readers follow. Muting someone is for yourself
 // only and stays in this browser (localStorage).
 import { call, csrfToken, session } from "../api.js";
-import { t } from "../i18n.js";
+import { personName, t } from "../i18n.js";
 import { announce, clearError, showError } from "../page.js";
 import { actLive } from "./live.js";
 import { $, receive, tableId } from "./view.js";
@@ -179,7 +179,7 @@ function mine(v, m) {
 
 function item(m) {
   const li = el("li", { class: m.spectator ? "chat-item spectator" : "chat-item", "data-seq": String(m.seq), "data-author": m.author });
-  const who = el("span", { class: "chat-name" }, m.name);
+  const who = el("span", { class: "chat-name" }, personName(m.name));
   li.append(who);
   if (m.spectator) li.append(" ", el("span", { class: "chat-tag" }, `(${t("chat.spectator")})`));
   li.append(": ", el("span", { class: m.phrase ? "chat-text phrase" : "chat-text" }, messageText(m)));
