@@ -16,6 +16,8 @@ from fastapi import FastAPI
 
 from espadas.server.api import router
 from espadas.server.body import JsonBody
+from espadas.server.challenge_api import router as challenge_router
+from espadas.server.challenges import Challenges
 from espadas.server.errors import add_handlers
 from espadas.server.guard import Guard
 from espadas.server.hub import Hub
@@ -49,6 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         else:
             robots = RobotPool(settings.robot_workers)
         hub = Hub(store, settings, robots)
+        app.state.challenges = Challenges(store, hub, settings)
         app.state.push = None
         try:
             app.state.push = Push.load(
@@ -81,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 sending.cancel()
             if listening is not None:
                 listening.cancel()
+            await app.state.challenges.close()
             await hub.close()
             await hub.flush_seen()
             robots.close()
@@ -98,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.include_router(router)
     app.include_router(notices_router)
+    app.include_router(challenge_router)
 
     add_handlers(app)
     describe(app)

@@ -42,6 +42,7 @@ from espadas.store.appends import (
     move_one_params,
     write_all,
 )
+from espadas.store.challenges import Challenges
 from espadas.store.outbox import Outbox
 from espadas.store.resume_links import ResumeLinks
 from espadas.store.schema import events, members, players, tables
@@ -110,6 +111,8 @@ class Store:
         """Notices, contacts, push subscriptions, modes and what people have seen."""
         self.links = ResumeLinks(engine)
         """Resume links (kept as hashes, revocable) and their uses."""
+        self.challenges = Challenges(engine)
+        """The daily challenges, their attempts and results."""
         self._players: dict[str, Player] = {}
         self._single = (
             engine.execution_options(isolation_level="AUTOCOMMIT")
