@@ -165,7 +165,7 @@ class Challenges:
             rows = await conn.execute(
                 sa.select(challenge_attempts)
                 .where(challenge_attempts.c.day == day)
-                .order_by(challenge_attempts.c.started_at)
+                .order_by(challenge_attempts.c.started_at, challenge_attempts.c.player_id)
             )
             return [_attempt(r) for r in rows]
 
