@@ -8,13 +8,18 @@ verifies."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import threading
 import time
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
+from challenge_helpers import play
 from espadas.engine import Card, CardSet
 from espadas.tables.boards import verify_boards
 from espadas.tables.challenge import SEAT
@@ -55,47 +60,33 @@ def _card_sets(node: Any, out: list[int]) -> None:
             _card_sets(value, out)
     elif isinstance(node, list):
         if node and all(isinstance(v, str) and len(v) == 2 for v in node):
-            try:
+            with contextlib.suppress(Exception):
                 out.append(int(CardSet(Card.parse(v) for v in node)))
-            except Exception:
-                pass
         for value in node:
             _card_sets(value, out)
     elif isinstance(node, str) and node.count(".") == 3 and len(node) <= 20:
-        try:
+        with contextlib.suppress(Exception):
             out.append(int(CardSet.parse(node)))
-        except Exception:
-            pass
 
 
-def play(client: Client, table: str, leave_after: int | None = None) -> list[dict[str, Any]]:
-    """Plays the player's seat with its first legal move until the challenge ends
-    (or, with ``leave_after``, leaves once that many boards are done); every view."""
-    views = []
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        view = client.view(table)
-        views.append(view)
-        game = view["game"]
-        done = len(view["sheet"])
-        if view["you"] is None:
-            return views  # left: the robot plays on
-        if leave_after is not None and done >= leave_after and game["phase"] != "hand_end":
-            client.ok("POST", "/api/challenge/leave")
-            return views
-        if game["phase"] == "hand_end":
-            if game["hand_number"] == BOARDS:
-                refused = client.act(table, "next_hand")
-                assert refused.status_code == 409
-                assert refused.json()["error"] == "challenge_over"
-                return views
-            client.ok("POST", f"/api/tables/{table}/actions", {"type": "next_hand"})
-        elif game["to_act"] == SEAT and game["legal"]:
-            move = game["legal"][0]
-            client.ok("POST", f"/api/tables/{table}/actions", move)
-        else:
-            time.sleep(0.01)
-    raise AssertionError("the challenge did not end in time")
+class Listener:
+    """A live socket to a table, its frames gathered in a thread until closed."""
+
+    def __init__(self, base: str, table: str, cookie: str) -> None:
+        url = base.replace("http://", "ws://") + f"/api/tables/{table}/live"
+        self.ws = connect(url, additional_headers={"Cookie": cookie}, legacy=True)
+        self.frames: list[dict[str, Any]] = []
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        with contextlib.suppress(ConnectionClosed, OSError):
+            for message in self.ws:
+                self.frames.append(json.loads(message))
+
+    def close(self) -> None:
+        self.ws.close()
+        self.thread.join(10)
 
 
 def _wait(predicate: Any, what: str, seconds: float = 120) -> Any:
@@ -131,13 +122,15 @@ def test_the_daily_challenge(base: str, clock: FakeClock) -> None:
         assert second.status_code == 409 and second.json()["error"] == "challenge_taken"
         nothing = cai.request("POST", "/api/challenge/leave")
         assert nothing.status_code == 404 and nothing.json()["error"] == "no_attempt"
-        ana_views = play(ana, first["table"])
+        ana_views = play(ana, first["table"], BOARDS)
         clock.advance(hours=6)
         bea.frames.clear()
         started = bea.ok("POST", "/api/challenge/attempt")
-        bea_views = play(bea, started["table"])
+        socket = Listener(base, started["table"], bea.cookie_header())
+        bea_views = play(bea, started["table"], BOARDS)
+        socket.close()
         cai_table = cai.ok("POST", "/api/challenge/attempt")["table"]
-        play(cai, cai_table, leave_after=1)
+        play(cai, cai_table, BOARDS, leave_after=1)
         left = cai.ok("GET", "/api/challenge")["you"]
         assert left["left_board"] == 2
         again = cai.request("POST", "/api/challenge/leave")
@@ -165,8 +158,12 @@ def test_the_daily_challenge(base: str, clock: FakeClock) -> None:
         # Bea never saw a card of a board she had not been dealt
         deals = [[int(CardSet.parse(h)) for h in hand["deal"]] for hand in records["Ana"]["hands"]]
         salts = [hand["salt"] for hand in records["Ana"]["hands"]]
+        heard = [{"path": "live", "body": f.get("view", f)} for f in socket.frames]
+        assert sum(1 for f in socket.frames if f.get("type") == "view") > 10
         dealt = 0
-        for frame in bea.frames:
+        for frame in [*bea.frames, *heard]:
+            if frame["path"] == "live" and frame is heard[0]:
+                dealt = 0  # the socket's frames, from the start of her attempt
             body = frame["body"]
             game = (body.get("view") or body).get("game") if isinstance(body, dict) else None
             if isinstance(game, dict) and game.get("hand_number"):
@@ -179,8 +176,10 @@ def test_the_daily_challenge(base: str, clock: FakeClock) -> None:
                 assert not set(deals[board]) & set(found), (board, frame["path"])
         # Cai left after board 1: the robot finished board 2 at the table, board 3 is par
         _wait(
-            lambda: len(cai.ok("GET", f"/api/tables/{cai_table}/record")["hands"]) >= 2
-            or cai.ok("GET", f"/api/tables/{cai_table}")["game"]["phase"] == "hand_end",
+            lambda: (
+                len(cai.ok("GET", f"/api/tables/{cai_table}/record")["hands"]) >= 2
+                or cai.ok("GET", f"/api/tables/{cai_table}")["game"]["phase"] == "hand_end"
+            ),
             "the robot did not finish Cai's hand",
         )
         board = _wait(
@@ -203,9 +202,9 @@ def test_the_daily_challenge(base: str, clock: FakeClock) -> None:
                 for b in range(len(played) + 1, BOARDS + 1):
                     results.append(Result(name, b, SEAT, par[b - 1], True))
         expected = score(results, par={(b + 1, SEAT): p for b, p in enumerate(par)})
-        assert [(s["rank"], s["name"], s["total"], s["matchpoints"]) for s in board["standings"]] == [
-            (s.rank, s.entrant, s.total, s.matchpoints) for s in expected.standings
-        ]
+        assert [
+            (s["rank"], s["name"], s["total"], s["matchpoints"]) for s in board["standings"]
+        ] == [(s.rank, s.entrant, s.total, s.matchpoints) for s in expected.standings]
         cai_lines = next(s for s in board["standings"] if s["name"] == "Cai")["lines"]
         assert [line["robot"] for line in cai_lines] == [False, True, True]
         assert cai_lines[2]["points"] == par[2]
