@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from datetime import datetime, time
+from time import monotonic
 from typing import Any
 
 from espadas.server.challenge_par import play_par, seat_levels
@@ -60,6 +62,9 @@ from espadas.tables.table import Dealer, Table
 
 log = logging.getLogger("espadas.challenges")
 
+FRESH_S = 1.0
+"""How late the leaderboard (and a challenge's par) may be, in seconds."""
+
 
 def start_time(text: str) -> time:
     """``HH:MM`` as a time of day (UTC).
@@ -84,9 +89,12 @@ class Challenges:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._boards_seen: dict[str, int] = {}
         """Each challenge table's finished boards already passed on to the store."""
-        self._standings: dict[str, tuple[tuple[int, bool], dict[str, Any], list[str]]] = {}
-        """Each day's leaderboard, its version (results, par known) and entrants."""
+        self._standings: dict[str, tuple[float, tuple[int, bool], bytes, list[str]]] = {}
+        """Each day's leaderboard: when it was made (monotonic seconds), its version
+        (results, par known), its JSON (without the closing brace) and entrants."""
         self._closed: set[str] = set()
+        self._known: dict[str, tuple[float, Challenge]] = {}
+        """Each day's challenge as last read, and when (monotonic seconds)."""
         hub.observers.append(self.observe)
 
     # -- days -----------------------------------------------------------------
@@ -107,7 +115,22 @@ class Challenges:
 
     # -- the challenge ------------------------------------------------------------
     async def challenge(self, day: str, create: bool = False) -> Challenge | None:
-        """``day``'s challenge; with ``create`` (today only) made if missing."""
+        """``day``'s challenge; with ``create`` (today only) made if missing. Kept in
+        memory once read (read again, at most every :data:`FRESH_S`, until par is
+        known)."""
+        kept = self._known.get(day)
+        if kept is not None and (kept[1].par is not None or monotonic() - kept[0] < FRESH_S):
+            found: Challenge | None = kept[1]
+        else:
+            found = await self._read(day, create)
+        if found is None:
+            return None
+        if self.is_closed(day) and day not in self._closed:
+            self._closed.add(day)
+            await self._close(day)
+        return found
+
+    async def _read(self, day: str, create: bool) -> Challenge | None:
         found = await self.store.challenges.get(day)
         if found is None and create:
             rules = challenge_rules(self.settings.challenge_preset)
@@ -125,9 +148,7 @@ class Challenges:
             self._boards[day] = boards_from_json(found.boards)
         if found.par is None:
             self._start_par(day, found)
-        if self.is_closed(day) and day not in self._closed:
-            self._closed.add(day)
-            await self._close(day)
+        self._known[day] = (monotonic(), found)
         return found
 
     def boards(self, day: str) -> Boards:
@@ -307,12 +328,19 @@ class Challenges:
             await asyncio.shield(task)
 
     # -- the leaderboard ------------------------------------------------------------
-    async def leaderboard(self, day: str, challenge: Challenge) -> tuple[dict[str, Any], list[str]]:
-        """The day's standings (without who asks) and the entrants in their order."""
-        version = (await self.store.challenges.count(day), challenge.par is not None)
+    async def leaderboard(self, day: str, challenge: Challenge) -> tuple[bytes, list[str]]:
+        """The day's standings as JSON without its closing brace (the route adds who
+        asks) and the entrants in their order. Made again when the day has new
+        results, looked at most every :data:`FRESH_S` (a read costs no query in
+        between)."""
         kept = self._standings.get(day)
-        if kept is not None and kept[0] == version:
-            return kept[1], kept[2]
+        now = monotonic()
+        if kept is not None and now - kept[0] < FRESH_S:
+            return kept[2], kept[3]
+        version = (await self.store.challenges.count(day), challenge.par is not None)
+        if kept is not None and kept[1] == version:
+            self._standings[day] = (now, version, kept[2], kept[3])
+            return kept[2], kept[3]
         rows = await self.store.challenges.results(day)
         names = {r.player_id: r.name for r in rows}
         par = challenge.par
@@ -355,8 +383,9 @@ class Challenges:
             "standings": standings,
         }
         entrants = [s.entrant for s in table.standings]
-        self._standings[day] = (version, body, entrants)
-        return body, entrants
+        text = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()[:-1]
+        self._standings[day] = (now, version, text, entrants)
+        return text, entrants
 
     async def close(self) -> None:
         for task in [*self._par.values(), *self._tasks]:
