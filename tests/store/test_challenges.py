@@ -95,6 +95,7 @@ def test_one_attempt_per_player_and_results_kept_once(url: str) -> None:
                 ("Bea", 3, 0, True),
             ]
             assert await store.challenges.count(DAY) == 5
+            assert await store.challenges.count(DAY, "p-bea") == 3
             await store.challenges.mark_finished(DAY, "p-bea", T0)
             bea = await store.challenges.attempt(DAY, "p-bea")
             assert bea is not None and bea.finished_at and bea.left_board == 2

@@ -127,6 +127,9 @@ async def today(request: Request, player: MaybePlayerDep) -> dict[str, Any]:
     found = await challenges.challenge(day, create=True)
     assert found is not None
     mine = None if player is None else await challenges.store.challenges.attempt(day, player.id)
+    if player is not None and mine is not None and mine.finished_at is None:
+        await challenges.reconcile(mine)
+        mine = await challenges.store.challenges.attempt(day, player.id)
     return {**challenges.public(found), "you": None if mine is None else _attempt(request, mine)}
 
 

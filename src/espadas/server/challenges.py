@@ -248,14 +248,14 @@ class Challenges:
         await self._maybe_finished(day, player_id, len(par))
 
     async def _maybe_finished(self, day: str, player_id: str, count: int) -> None:
-        rows = [r for r in await self.store.challenges.results(day) if r.player_id == player_id]
-        if len(rows) >= count:
+        if await self.store.challenges.count(day, player_id) >= count:
             await self.store.challenges.mark_finished(day, player_id, self.settings.clock.now())
 
     async def _close(self, day: str) -> None:
         for attempt in await self.store.challenges.attempts(day):
-            if attempt.left_at is None and attempt.finished_at is None:
-                with contextlib.suppress(Exception):
+            with contextlib.suppress(Exception):
+                await self.reconcile(attempt)
+                if attempt.left_at is None and attempt.finished_at is None:
                     await self.leave(attempt)
 
     # -- results --------------------------------------------------------------------
@@ -284,6 +284,14 @@ class Challenges:
         boards = self._boards.get(day)
         if boards is not None:
             await self._maybe_finished(day, attempt.player_id, len(boards.boards))
+
+    async def reconcile(self, attempt: Attempt) -> None:
+        """Writes the finished boards of an attempt's table that the store lacks (a
+        result lost to a restart between a hand's end and its writing)."""
+        if attempt.finished_at is not None:
+            return
+        table = await self.hub.table(attempt.table_id)
+        await self._record(attempt.day, table.id, finished_results(table))
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.create_task(work)

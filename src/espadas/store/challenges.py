@@ -257,12 +257,13 @@ class Challenges:
                 BoardResult(r.player_id, r.name, r.board, r.points, bool(r.robot)) for r in rows
             ]
 
-    async def count(self, day: str) -> int:
-        """How many results the day has (the leaderboard's version)."""
+    async def count(self, day: str, player_id: str | None = None) -> int:
+        """How many results the day has (the leaderboard's version), or one player."""
+        where = [challenge_results.c.day == day]
+        if player_id is not None:
+            where.append(challenge_results.c.player_id == player_id)
         async with self.engine.connect() as conn:
             value = await conn.scalar(
-                sa.select(sa.func.count())
-                .select_from(challenge_results)
-                .where(challenge_results.c.day == day)
+                sa.select(sa.func.count()).select_from(challenge_results).where(*where)
             )
         return int(value or 0)
