@@ -28,7 +28,7 @@ from espadas.tables.challenge import (
     table_day,
 )
 from espadas.tables.commitment import commit, deal_text
-from espadas.tables.duplicate import record_results
+from espadas.tables.duplicate import Result, record_results, score
 from espadas.tables.table import Table
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -143,3 +143,33 @@ def test_every_instant_lies_in_its_days_window(at: datetime, hour: int, minute: 
     start = time(hour, minute)
     opens, closes = day_window(day_of(at, start), start)
     assert opens <= at < closes and closes - opens == timedelta(days=1)
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 30), st.integers(1, 4), st.integers(-30, 30)), max_size=80)
+)
+def test_a_days_field_scores_as_summing_the_others_one_by_one(
+    rows: list[tuple[int, int, int]],
+) -> None:
+    """The leaderboard's scoring (a board's results sorted once) gives exactly the
+    figures of the definition: each result against the mean of all the others and
+    the share of them it beats."""
+    seen = {(e, b): p * 10 for e, b, p in rows}
+    results = [Result(f"e{e}", b, SEAT, p) for (e, b), p in seen.items()]
+    table = score(results)
+    for name, lines in table.lines.items():
+        for line in lines:
+            field = [
+                r.points for r in results if r.board == line.result.board and r.entrant != name
+            ]
+            assert line.field_size == len(field)
+            if not field:
+                assert (line.field, line.above, line.matchpoints) == (None, 0.0, 50.0)
+                continue
+            mean = sum(field) / len(field)
+            beaten = sum(
+                1.0 if line.result.points > p else 0.5 if line.result.points == p else 0.0
+                for p in field
+            )
+            assert line.field == mean and line.above == line.result.points - mean
+            assert line.matchpoints == 100 * beaten / len(field)

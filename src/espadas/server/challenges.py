@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from datetime import datetime, time
 from time import monotonic
 from typing import Any
 
+from espadas.server.challenge_board import standings_json
 from espadas.server.challenge_par import play_par, seat_levels
 from espadas.server.hub import Hub
 from espadas.server.settings import Settings
@@ -56,7 +56,6 @@ from espadas.tables.challenge import (
     table_day,
 )
 from espadas.tables.commitment import fresh_deal
-from espadas.tables.duplicate import Result, score
 from espadas.tables.event import Event
 from espadas.tables.table import Dealer, Table
 
@@ -93,6 +92,7 @@ class Challenges:
         """Each day's leaderboard: when it was made (monotonic seconds), its version
         (results, par known), its JSON (without the closing brace) and entrants."""
         self._closed: set[str] = set()
+        self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._known: dict[str, tuple[float, Challenge]] = {}
         """Each day's challenge as last read, and when (monotonic seconds)."""
         hub.observers.append(self.observe)
@@ -338,66 +338,40 @@ class Challenges:
     # -- the leaderboard ------------------------------------------------------------
     async def leaderboard(self, day: str, challenge: Challenge) -> tuple[bytes, list[str]]:
         """The day's standings as JSON without its closing brace (the route adds who
-        asks) and the entrants in their order. Made again when the day has new
-        results, looked at most every :data:`FRESH_S` (a read costs no query in
-        between)."""
+        asks) and the entrants in their order. Looked at again at most every
+        :data:`FRESH_S`, in the background: a read meanwhile gets the last one made
+        and costs no query; the first read of a day waits for it."""
         kept = self._standings.get(day)
-        now = monotonic()
-        if kept is not None and now - kept[0] < FRESH_S:
-            return kept[2], kept[3]
+        if kept is None:
+            await self._refresh(day, challenge)
+            kept = self._standings[day]
+        elif monotonic() - kept[0] >= FRESH_S:
+            task = self._refreshing.get(day)
+            if task is None or task.done():
+                self._refreshing[day] = asyncio.create_task(self._refresh(day, challenge))
+        return kept[2], kept[3]
+
+    async def _refresh(self, day: str, challenge: Challenge) -> None:
+        kept = self._standings.get(day)
         version = (await self.store.challenges.count(day), challenge.par is not None)
         if kept is not None and kept[1] == version:
-            self._standings[day] = (now, version, kept[2], kept[3])
-            return kept[2], kept[3]
+            self._standings[day] = (monotonic(), version, kept[2], kept[3])
+            return
         rows = await self.store.challenges.results(day)
-        names = {r.player_id: r.name for r in rows}
-        par = challenge.par
-        par_of = {} if par is None else {(b + 1, SEAT): p for b, p in enumerate(par)}
-        table = score(
-            [Result(r.player_id, r.board, SEAT, r.points, r.robot) for r in rows], par=par_of
+        made = await asyncio.to_thread(  # the event loop keeps answering meanwhile
+            standings_json,
+            day,
+            self.is_closed(day),
+            len(challenge.boards["boards"]),
+            challenge.par,
+            rows,
         )
-        standings = []
-        for s in table.standings:
-            lines = [
-                {
-                    "board": line.result.board,
-                    "points": line.result.points,
-                    "robot": line.result.robot,
-                    "field_size": line.field_size,
-                    "field": line.field,
-                    "above": round(line.above, 2),
-                    "matchpoints": round(line.matchpoints, 2),
-                    "par": line.par,
-                }
-                for line in table.lines[s.entrant]
-            ]
-            standings.append(
-                {
-                    "rank": s.rank,
-                    "name": names[s.entrant],
-                    "boards": s.boards,
-                    "total": s.total,
-                    "matchpoints": s.matchpoints,
-                    "lines": lines,
-                }
-            )
-        count = len(challenge.boards["boards"])
-        body = {
-            "day": day,
-            "closed": self.is_closed(day),
-            "method": table.method,
-            "boards": count,
-            "par": par,
-            "standings": standings,
-        }
-        entrants = [s.entrant for s in table.standings]
-        text = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()[:-1]
-        self._standings[day] = (now, version, text, entrants)
-        return text, entrants
+        self._standings[day] = (monotonic(), version, *made)
 
     async def close(self) -> None:
-        for task in [*self._par.values(), *self._tasks]:
+        tasks = [*self._par.values(), *self._tasks, *self._refreshing.values()]
+        for task in tasks:
             task.cancel()
-        for task in [*self._par.values(), *self._tasks]:
+        for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
