@@ -16,6 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from espadas.cli import challenge_options
 from espadas.tables.clock import TURN_LIMIT
 
 
@@ -139,6 +140,7 @@ def add_parser(sub: Any) -> None:
         default="mailto:espadas@localhost",
         help="contact for Web Push services (mailto: or https: URL)",
     )
+    challenge_options.add_arguments(p)
     p.set_defaults(run=run)
 
 
@@ -177,6 +179,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    try:
+        challenge = challenge_options.challenge_settings(args)
+    except ValueError as exc:
+        print(f"espadas serve: {exc}", file=sys.stderr)
+        return 2
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     settings = Settings(
         data=Path(args.data),
@@ -205,6 +212,7 @@ def run(args: argparse.Namespace) -> int:
         notice_delay=timedelta(seconds=args.notice_delay_seconds),
         digest_hour=args.digest_hour % 24,
         push_subject=args.push_subject,
+        **challenge,
     )
     app = create_site(settings)
     print(f"Espadas: abre http://{shown}:{args.port}/  (open it in your browser)", flush=True)

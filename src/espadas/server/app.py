@@ -19,6 +19,8 @@ from espadas.server.account_api import signin_limits
 from espadas.server.analyst import Analyst
 from espadas.server.api import router
 from espadas.server.body import JsonBody
+from espadas.server.challenge_api import router as challenge_router
+from espadas.server.challenges import Challenges
 from espadas.server.errors import add_handlers
 from espadas.server.guard import Guard
 from espadas.server.hub import Hub
@@ -53,6 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         else:
             robots = RobotPool(settings.robot_workers)
         hub = Hub(store, settings, robots)
+        app.state.challenges = Challenges(store, hub, settings)
         app.state.push = None
         try:
             app.state.push = Push.load(
@@ -87,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if listening is not None:
                 listening.cancel()
             await analyst.close()
+            await app.state.challenges.close()
             await hub.close()
             await hub.flush_seen()
             robots.close()
@@ -106,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(notices_router)
     app.include_router(account_router)
     app.include_router(passkey_router)
+    app.include_router(challenge_router)
 
     add_handlers(app)
     describe(app)

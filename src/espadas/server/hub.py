@@ -97,6 +97,9 @@ class Hub:
         """The notifier to wake after a change (set by the app when notices are on)."""
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self.closing = False
+        self.observers: list[Callable[[Table, list[Event]], None]] = []
+        """Called after every commit of this instance with the table and the new
+        events (the daily challenge records finished boards this way)."""
 
     # -- reading ------------------------------------------------------------------
     def _lock(self, table_id: str) -> asyncio.Lock:
@@ -217,6 +220,8 @@ class Hub:
                     raise
             self._latest[table_id] = table.version
             self.notify(table_id)
+            for observe in self.observers:
+                observe(table, new)
             if table.robot_to_act is not None:
                 self.wake_robots(table_id)
             if planned and self.notifier is not None and not self.settings.notice_delay:

@@ -95,6 +95,16 @@ class Settings:
     times that per client address)."""
     push_subject: str = "mailto:espadas@localhost"
     """Who runs this server, for Web Push services (VAPID ``sub``)."""
+    challenge_start: str = "00:00"
+    """When each day's challenge opens (UTC, ``HH:MM``); the day before closes then."""
+    challenge_boards: int = 8
+    """The boards of a daily challenge."""
+    challenge_preset: str = "estandar"
+    """The rule set of the daily challenge (renege is prevented whatever the preset)."""
+    challenge_partner: str = "experto"
+    """The level of the robot partner (and of the robot in the player's seat for par)."""
+    challenge_opponents: str = "experto"
+    """The level of the robot opponents."""
     push_allow_private: bool = False
     """TEST ONLY: accept and contact Web Push endpoints on loopback, private and
     other non-public addresses, over plain ``http`` too (the suite's own push

@@ -7,6 +7,7 @@ seated there, the public view for everyone else.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -41,11 +42,11 @@ from espadas.server.settings import Settings
 from espadas.store.store import Player
 from espadas.tables.chat import COMMANDS as CHAT_COMMANDS
 from espadas.tables.chat import chat_command
-from espadas.tables.commitment import verify_record
+from espadas.tables.commitment import fresh_deal, verify_record
 from espadas.tables.errors import BadCommand, TableError
 from espadas.tables.ids import new_table_id
 from espadas.tables.replay import replay_steps
-from espadas.tables.table import Table
+from espadas.tables.table import Dealer, Table
 from espadas.tables.view import options_of, sheet, table_view
 
 router = APIRouter()
@@ -72,8 +73,14 @@ def rules_of(body: TableIn) -> Rules:
     return Rules.from_preset(body.preset, **options)
 
 
-def act_command(player: Player, body: ActionIn, settings: Settings) -> Command:
-    """The hub command for ``player``'s action ``body`` (HTTP and live socket alike)."""
+def act_command(
+    player: Player,
+    body: ActionIn,
+    settings: Settings,
+    dealer_for: Callable[[Table], Dealer] = lambda _t: fresh_deal,
+) -> Command:
+    """The hub command for ``player``'s action ``body`` (HTTP and live socket alike);
+    ``dealer_for`` tells how a table deals its next hand (a challenge's boards)."""
     now = settings.clock.now()
     if body.type in CHAT_COMMANDS:
         return lambda t: chat_command(
@@ -88,6 +95,14 @@ def act_command(player: Player, body: ActionIn, settings: Settings) -> Command:
         )
     if body.text is not None or body.phrase is not None:
         raise BadCommand("bad_action", "only a chat message has a text or a phrase")
+    if body.type == "next_hand":
+        return lambda t: t.act(
+            player.id,
+            body.type,
+            now,
+            dealer=dealer_for(t),
+            turn_limit=settings.turn_limit,
+        )
     return lambda t: t.act(
         player.id, body.type, now, value=body.value, turn_limit=settings.turn_limit
     )
@@ -245,13 +260,22 @@ async def start_game(
     responses=answer(ViewOut) | refusals(401, 403, 404, 409, 422, 429),
 )
 async def act(
-    table_id: TableId, body: ActionIn, player: PlayerDep, hub: HubDep, settings: SettingsDep
+    table_id: TableId,
+    body: ActionIn,
+    request: Request,
+    player: PlayerDep,
+    hub: HubDep,
+    settings: SettingsDep,
 ) -> Response:
     """An action of yours at the table (see the ``legal`` list of your view), or
     a chat message (``say``; spectators too, unless the creator turned their
     chat off: 403 ``chat_closed``). Messages are limited per person: 5 in 10
     seconds and 30 in 10 minutes (429 ``chat_too_fast``)."""
-    return await _run(hub, table_id, player, act_command(player, body, settings))
+    challenges = request.app.state.challenges
+    await challenges.ready(table_id)
+    return await _run(
+        hub, table_id, player, act_command(player, body, settings, challenges.dealer_for)
+    )
 
 
 @router.post(

@@ -34,12 +34,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from espadas.store.outbox import stamp
 from espadas.store.resume_links import token_hash
 from espadas.store.schema import (
-    challenges,
     contacts,
     events,
     members,
     notice_modes,
     notices,
+    passkey_challenges,
     passkeys,
     players,
     push_subscriptions,
@@ -223,7 +223,7 @@ class Accounts:
                 (resume_links, resume_links.c.player_id),
                 (signin_links, signin_links.c.player_id),
                 (passkeys, passkeys.c.player_id),
-                (challenges, challenges.c.player_id),
+                (passkey_challenges, passkey_challenges.c.player_id),
                 (notice_modes, notice_modes.c.player_id),
                 (seen, seen.c.player_id),
                 (members, members.c.player_id),

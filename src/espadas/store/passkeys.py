@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from espadas.store.outbox import stamp
-from espadas.store.schema import challenges, passkeys, players
+from espadas.store.schema import passkey_challenges, passkeys, players
 
 CHALLENGE_TTL = timedelta(minutes=5)
 
@@ -112,10 +112,14 @@ class Passkeys:
         """Keeps ``challenge`` for the session or cookie whose hash is
         ``key_hash`` (replacing an earlier one of it)."""
         async with self.engine.begin() as conn:
-            await conn.execute(challenges.delete().where(challenges.c.key_hash == key_hash))
-            await conn.execute(challenges.delete().where(challenges.c.expires_at < stamp(at)))
             await conn.execute(
-                challenges.insert().values(
+                passkey_challenges.delete().where(passkey_challenges.c.key_hash == key_hash)
+            )
+            await conn.execute(
+                passkey_challenges.delete().where(passkey_challenges.c.expires_at < stamp(at))
+            )
+            await conn.execute(
+                passkey_challenges.insert().values(
                     key_hash=key_hash,
                     purpose=purpose,
                     challenge=challenge,
@@ -130,13 +134,13 @@ class Passkeys:
         async with self.engine.begin() as conn:
             row = (
                 await conn.execute(
-                    challenges.delete()
-                    .where(challenges.c.key_hash == key_hash)
+                    passkey_challenges.delete()
+                    .where(passkey_challenges.c.key_hash == key_hash)
                     .returning(
-                        challenges.c.purpose,
-                        challenges.c.challenge,
-                        challenges.c.player_id,
-                        challenges.c.expires_at,
+                        passkey_challenges.c.purpose,
+                        passkey_challenges.c.challenge,
+                        passkey_challenges.c.player_id,
+                        passkey_challenges.c.expires_at,
                     )
                 )
             ).first()

@@ -1,7 +1,7 @@
 """The database schema (SQLAlchemy Core). Migrations in ``migrations/`` create it.
 
 >>> len(metadata.tables), sorted(metadata.tables)[:4]
-(16, ['analyses', 'challenges', 'contacts', 'events'])
+(19, ['analyses', 'challenge_attempts', 'challenge_results', 'challenges'])
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ passkeys = sa.Table(
 )
 """A WebAuthn credential (base64url id and COSE public key) and its sign count."""
 
-challenges = sa.Table(
-    "challenges",
+passkey_challenges = sa.Table(
+    "passkey_challenges",
     metadata,
     sa.Column("key_hash", sa.String(64), primary_key=True),
     sa.Column("purpose", sa.String(12), nullable=False),
@@ -210,3 +210,48 @@ analyses = sa.Table(
 ``queued``, ``running``, ``done`` or ``failed``; ``done`` of ``total`` decisions
 judged; ``data`` the ``espadas-analysis/1`` JSON once done; ``owner`` the server
 instance running it, which touches ``updated_at`` as it goes."""
+# -- the daily challenge (migration 0008) -------------------------------------------
+challenges = sa.Table(
+    "challenges",
+    metadata,
+    sa.Column("day", sa.String(10), primary_key=True),
+    sa.Column("commitment", sa.String(64), nullable=False),
+    sa.Column("boards", sa.Text, nullable=False),
+    sa.Column("robots", sa.String(200), nullable=False),
+    sa.Column("par", sa.Text),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+"""One challenge a day (the key: two instances cannot both create it): its boards
+file with every deal and salt (kept server-side until the day closes), its set
+commitment, the robots' levels (JSON) and par (JSON, once the robots played it)."""
+
+challenge_attempts = sa.Table(
+    "challenge_attempts",
+    metadata,
+    sa.Column("day", sa.String(10), sa.ForeignKey("challenges.day"), primary_key=True),
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("table_id", sa.String(64), nullable=False, unique=True),
+    sa.Column("started_at", sa.String(40), nullable=False),
+    sa.Column("left_at", sa.String(40)),
+    sa.Column("left_board", sa.Integer),
+    sa.Column("finished_at", sa.String(40)),
+)
+"""A player's one attempt at a day's challenge (the key: one per player and day).
+``left_board``: the boards from this number on were played by the robot."""
+
+challenge_results = sa.Table(
+    "challenge_results",
+    metadata,
+    sa.Column("day", sa.String(10), primary_key=True),
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("board", sa.Integer, primary_key=True),
+    sa.Column("points", sa.Integer, nullable=False),
+    sa.Column("robot", sa.Boolean, nullable=False),
+    sa.Column("at", sa.String(40), nullable=False),
+    sa.ForeignKeyConstraint(
+        ["day", "player_id"], ["challenge_attempts.day", "challenge_attempts.player_id"]
+    ),
+)
+"""Each finished board of an attempt: the deal score of the player's side, and
+whether the robot in their seat played it (after they left)."""

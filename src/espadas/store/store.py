@@ -44,6 +44,7 @@ from espadas.store.appends import (
     move_one_params,
     write_all,
 )
+from espadas.store.challenges import Challenges
 from espadas.store.outbox import Outbox
 from espadas.store.passkeys import Passkeys
 from espadas.store.resume_links import ResumeLinks
@@ -123,6 +124,8 @@ class Store:
         """E-mail sign-in links, a person's data, deleting an account."""
         self.passkeys = Passkeys(engine)
         """WebAuthn credentials and challenges."""
+        self.challenges = Challenges(engine)
+        """The daily challenges, their attempts and results."""
         self._players: dict[str, Player] = {}
         self._single = (
             engine.execution_options(isolation_level="AUTOCOMMIT")

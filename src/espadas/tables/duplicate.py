@@ -37,6 +37,7 @@ each result is compared with those of the others who held the same cards.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -117,18 +118,33 @@ def score(
     lines: dict[str, list[Line]] = defaultdict(list)
     for key in sorted(groups):
         group = groups[key]
+        field = _Field([r.points for r in group])
         for r in group:
-            lines[r.entrant].append(_line(r, [o.points for o in group if o is not r], par.get(key)))
+            lines[r.entrant].append(field.line(r, par.get(key)))
     standings = [_standing(name, own) for name, own in lines.items()]
     return Table(method, _ranked(standings, method), {k: lines[k] for k in sorted(lines)})
 
 
-def _line(result: Result, field: list[int], par: int | None) -> Line:
-    if not field:
-        return Line(result, 0, None, 0.0, 50.0, par)
-    mean = sum(field) / len(field)
-    beaten = sum(1.0 if result.points > p else 0.5 if result.points == p else 0.0 for p in field)
-    return Line(result, len(field), mean, result.points - mean, 100 * beaten / len(field), par)
+class _Field:
+    """The results of one board in one direction, sorted once: each result's field
+    (all the others) is read off in O(log n), so a day of many entrants scores fast.
+    The figures are those of summing the others one by one: the sums are of
+    integers, the beaten counts of halves (both exact in floating point)."""
+
+    def __init__(self, points: list[int]) -> None:
+        self.sorted = sorted(points)
+        self.total = sum(points)
+
+    def line(self, result: Result, par: int | None) -> Line:
+        others = len(self.sorted) - 1
+        if not others:
+            return Line(result, 0, None, 0.0, 50.0, par)
+        p = result.points
+        mean = (self.total - p) / others
+        below = bisect_left(self.sorted, p)
+        ties = bisect_right(self.sorted, p) - below - 1  # the others equal to p
+        beaten = below + 0.5 * ties
+        return Line(result, others, mean, p - mean, 100 * beaten / others, par)
 
 
 def _standing(entrant: str, own: list[Line]) -> Standing:

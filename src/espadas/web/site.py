@@ -132,6 +132,10 @@ def create_site(settings: Settings | None = None) -> FastAPI:
     async def help_page(request: Request) -> HTMLResponse:
         return html_page("help", request)
 
+    @app.get("/reto", response_class=HTMLResponse, include_in_schema=False)
+    async def challenge_page(request: Request) -> HTMLResponse:
+        return html_page("challenge", request)
+
     @app.get("/mesa/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(request: Request, table_id: str) -> HTMLResponse:
         return html_page("table", request, table_id if TABLE_ID.match(table_id) else "")

@@ -4,7 +4,7 @@
 ``deleted_at`` (a deleted account keeps its row, nameless) and
 ``old_cookies_off``. New tables: ``sessions`` (each device signed in),
 ``signin_links`` (one-time e-mail links, hashed), ``passkeys`` and
-``challenges`` (WebAuthn).
+``passkey_challenges`` (WebAuthn).
 
 Names that were already shared: the oldest player (by ``created_at``, then id)
 keeps the name; each later one is renamed ``NAME (2)``, ``NAME (3)``… (the name
@@ -118,7 +118,7 @@ def upgrade() -> None:
     )
     op.create_index("ix_passkeys_player", "passkeys", ["player_id"])
     op.create_table(
-        "challenges",
+        "passkey_challenges",
         sa.Column("key_hash", sa.String(64), primary_key=True),
         sa.Column("purpose", sa.String(12), nullable=False),
         sa.Column("challenge", sa.String(200), nullable=False),
@@ -128,7 +128,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.drop_table("challenges")
+    op.drop_table("passkey_challenges")
     op.drop_index("ix_passkeys_player", "passkeys")
     op.drop_table("passkeys")
     op.drop_index("ix_signin_links_player", "signin_links")

@@ -1,0 +1,198 @@
+"""Routes of the daily challenge [reto diario] (OpenAPI tag ``challenge``): today's
+challenge and your attempt, starting it, leaving it, a day's leaderboard and the
+boards file of a closed day.
+
+No answer shows a card of a board: before the day closes only the commitments
+are public (the set's and each board's); the cards reach a player one hand at a
+time at their own table, as at any table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Path, Request, Response
+from pydantic import BaseModel
+
+from espadas.server.challenges import Challenges
+from espadas.server.dependencies import MaybePlayerDep, PlayerDep, public_base
+from espadas.server.errors import ApiError
+from espadas.server.openapi import answer, refusals
+from espadas.store.challenges import AlreadyAttempted, Attempt, Challenge
+from espadas.tables.boards import boards_json
+from espadas.tables.challenge import is_day
+
+router = APIRouter(tags=["challenge"])
+
+
+class BoardOut(BaseModel):
+    board: int
+    dealer: int
+    commitment: str
+
+
+class AttemptOut(BaseModel):
+    """Your attempt: your table, and the board the robot took over from if you left."""
+
+    table: str
+    link: str
+    started_at: str
+    left_board: int | None
+    finished: bool
+
+
+class ChallengeOut(BaseModel):
+    """A day's challenge as anybody may see it: no card before the day closes."""
+
+    day: str
+    opens_at: str
+    closes_at: str
+    closed: bool
+    commitment: str
+    boards: list[BoardOut]
+    rules: dict[str, Any]
+    robots: dict[str, str]
+    seat: int
+    par_ready: bool
+    you: AttemptOut | None
+
+
+class LineOut(BaseModel):
+    board: int
+    points: int
+    robot: bool
+    field_size: int
+    field: float | None
+    above: float
+    matchpoints: float
+    par: int | None
+
+
+class StandingOut(BaseModel):
+    rank: int
+    name: str
+    boards: int
+    total: float
+    matchpoints: float
+    lines: list[LineOut]
+
+
+class LeaderboardOut(BaseModel):
+    """The day's standings by duplicate scoring (matchpoints; points above the field
+    break ties); ``you``: your place in ``standings`` (from 0), if you played."""
+
+    day: str
+    closed: bool
+    method: str
+    boards: int
+    par: list[int] | None
+    standings: list[StandingOut]
+    you: int | None
+
+
+Day = Path(pattern=r"^\d{4}-\d{2}-\d{2}$", examples=["2026-12-01"])
+
+
+def _challenges(request: Request) -> Challenges:
+    found: Challenges = request.app.state.challenges
+    return found
+
+
+async def _day(challenges: Challenges, day: str) -> Challenge:
+    if not is_day(day) or day > challenges.today():
+        raise ApiError(404, "challenge_unknown")
+    found = await challenges.challenge(day)
+    if found is None:
+        raise ApiError(404, "challenge_unknown")
+    return found
+
+
+def _attempt(request: Request, attempt: Attempt) -> dict[str, Any]:
+    settings = request.app.state.settings
+    return {
+        "table": attempt.table_id,
+        "link": f"{public_base(request, settings)}/mesa/{attempt.table_id}",
+        "started_at": attempt.started_at,
+        "left_board": attempt.left_board,
+        "finished": attempt.finished_at is not None,
+    }
+
+
+@router.get("/api/challenge", responses=answer(ChallengeOut))
+async def today(request: Request, player: MaybePlayerDep) -> dict[str, Any]:
+    """Today's challenge (made when first asked for): its commitment, boards (their
+    commitments only), rules, robots and your attempt."""
+    challenges = _challenges(request)
+    day = challenges.today()
+    found = await challenges.challenge(day, create=True)
+    assert found is not None
+    mine = None if player is None else await challenges.store.challenges.attempt(day, player.id)
+    if player is not None and mine is not None and mine.finished_at is None:
+        await challenges.reconcile(mine)
+        mine = await challenges.store.challenges.attempt(day, player.id)
+    return {**challenges.public(found), "you": None if mine is None else _attempt(request, mine)}
+
+
+@router.post(
+    "/api/challenge/attempt",
+    status_code=201,
+    responses=answer(AttemptOut, 201) | refusals(401, 409),
+)
+async def start(request: Request, player: PlayerDep) -> dict[str, Any]:
+    """Starts your one attempt at today's challenge: a private table with robots,
+    you at seat 0, the first board dealt. A second attempt is refused (409
+    ``challenge_taken``)."""
+    challenges = _challenges(request)
+    try:
+        attempt = await challenges.begin(player)
+    except AlreadyAttempted:
+        raise ApiError(409, "challenge_taken") from None
+    return _attempt(request, attempt)
+
+
+@router.post("/api/challenge/leave", responses=answer(AttemptOut) | refusals(401, 404, 409))
+async def leave(request: Request, player: PlayerDep) -> dict[str, Any]:
+    """Leaves today's attempt: the robot plays on in your seat (the hand in progress
+    at your table; the boards not reached count as the robots' own play, par).
+    Refused without an attempt (404 ``no_attempt``) or when it is over (409
+    ``attempt_over``)."""
+    challenges = _challenges(request)
+    day = challenges.today()
+    attempt = await challenges.store.challenges.attempt(day, player.id)
+    if attempt is None:
+        raise ApiError(404, "no_attempt")
+    if attempt.left_at is not None or attempt.finished_at is not None:
+        raise ApiError(409, "attempt_over")
+    await challenges.leave(attempt)
+    found = await challenges.store.challenges.attempt(day, player.id)
+    assert found is not None
+    return _attempt(request, found)
+
+
+@router.get(
+    "/api/challenge/{day}/leaderboard", responses=answer(LeaderboardOut) | refusals(404, 422)
+)
+async def leaderboard(request: Request, player: MaybePlayerDep, day: str = Day) -> Response:
+    """A day's standings, made again as attempts finish boards: each player's result
+    on each board against the field (the others who played it) and par (at most a
+    second late)."""
+    challenges = _challenges(request)
+    found = await _day(challenges, day)
+    text, entrants = await challenges.leaderboard(day, found)
+    you = None
+    if player is not None and player.id in entrants:
+        you = entrants.index(player.id)
+    tail = b',"you":' + (b"null" if you is None else str(you).encode()) + b"}"
+    return Response(text + tail, media_type="application/json")
+
+
+@router.get("/api/challenge/{day}/boards", responses=refusals(404, 409, 422))
+async def boards_file(request: Request, day: str = Day) -> dict[str, Any]:
+    """The boards file of a closed day (``espadas-boards/1``, every deal and salt):
+    check it with ``espadas verify``. Refused while the day is open (409
+    ``challenge_open``)."""
+    challenges = _challenges(request)
+    await _day(challenges, day)
+    if not challenges.is_closed(day):
+        raise ApiError(409, "challenge_open")
+    return boards_json(challenges.boards(day), reveal=True)

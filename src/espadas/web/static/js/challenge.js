@@ -1,0 +1,116 @@
+// The daily challenge: today's commitment, your one attempt (start, go to your
+// table, leave) and the day's standings, each board against the field and par.
+import { call, session } from "./api.js";
+import { t } from "./i18n.js";
+import { announce, confirmDialog, escapeHtml, setUp, showError } from "./page.js";
+
+const REFRESH_MS = 15000;
+
+function hour(iso) {
+  return iso.slice(11, 16);
+}
+
+function fixed(value) {
+  return value === null || value === undefined ? t("challenge.no_field") : String(Math.round(value * 10) / 10);
+}
+
+function renderChallenge(data, me) {
+  document.getElementById("today-title").textContent = t("challenge.day", {
+    day: data.day,
+    opens: hour(data.opens_at),
+    closes: hour(data.closes_at),
+  });
+  document.getElementById("challenge-facts").textContent = t("challenge.facts", {
+    boards: data.boards.length,
+    preset: data.rules.preset,
+    partner: t(`robot.${data.robots.partner}`),
+    opponents: t(`robot.${data.robots.opponents}`),
+  });
+  document.getElementById("commitment").textContent = data.commitment;
+  const start = document.getElementById("start");
+  const table = document.getElementById("my-table");
+  const leave = document.getElementById("leave");
+  const state = document.getElementById("attempt-state");
+  document.getElementById("sign-in").hidden = Boolean(me);
+  start.hidden = !me || Boolean(data.you);
+  table.hidden = !data.you;
+  leave.hidden = !data.you || data.you.finished || data.you.left_board !== null;
+  state.textContent = "";
+  if (data.you) {
+    table.href = `/mesa/${data.you.table}`;
+    if (data.you.left_board !== null) state.textContent = t("challenge.left", { board: data.you.left_board });
+    else if (data.you.finished) state.textContent = t("challenge.done");
+  }
+}
+
+function lineText(line) {
+  const par = line.par === null ? t("challenge.par_pending") : String(line.par);
+  const key = line.robot ? "challenge.line_robot" : "challenge.line";
+  return t(key, { points: line.points, field: fixed(line.field), par });
+}
+
+function renderBoard(data) {
+  const box = document.getElementById("standings");
+  document.getElementById("board-empty").hidden = data.standings.length > 0;
+  box.hidden = data.standings.length === 0;
+  if (!data.standings.length) return;
+  const boards = Array.from({ length: data.boards }, (_, i) => i + 1);
+  const head = boards.map((n) => `<th scope="col">${escapeHtml(t("challenge.board_n", { n }))}</th>`).join("");
+  const par = data.par
+    ? `<tr class="par"><th scope="row" colspan="4">${escapeHtml(t("challenge.par"))}</th>${data.par.map((p) => `<td>${p}</td>`).join("")}</tr>`
+    : "";
+  const rows = data.standings.map((s, i) => {
+    const cells = new Map(s.lines.map((line) => [line.board, line]));
+    const you = data.you === i ? ` (${escapeHtml(t("challenge.you"))})` : "";
+    const tds = boards.map((n) => {
+      const line = cells.get(n);
+      return `<td>${line ? escapeHtml(lineText(line)) : "–"}</td>`;
+    }).join("");
+    return `<tr${data.you === i ? ' class="you"' : ""}><td>${s.rank}</td><th scope="row">${escapeHtml(s.name)}${you}</th><td>${fixed(s.matchpoints)}</td><td>${fixed(s.total)}</td>${tds}</tr>`;
+  }).join("");
+  box.innerHTML = `<table><caption>${escapeHtml(t("challenge.table_caption"))}</caption>
+<thead><tr><th scope="col">${escapeHtml(t("challenge.rank"))}</th><th scope="col">${escapeHtml(t("challenge.player"))}</th><th scope="col">${escapeHtml(t("challenge.matchpoints"))}</th><th scope="col">${escapeHtml(t("challenge.total"))}</th>${head}</tr></thead>
+<tbody>${rows}${par}</tbody></table>`;
+}
+
+async function refresh(me) {
+  const today = await call("GET", "/api/challenge");
+  if (!today.ok) {
+    showError(today.data);
+    return null;
+  }
+  renderChallenge(today.data, me);
+  const board = await call("GET", `/api/challenge/${today.data.day}/leaderboard`);
+  if (board.ok) renderBoard(board.data);
+  return today.data;
+}
+
+async function main() {
+  await setUp();
+  const me = await session();
+  let today = await refresh(me);
+  document.getElementById("start").addEventListener("click", async () => {
+    const answer = await call("POST", "/api/challenge/attempt");
+    if (!answer.ok) {
+      showError(answer.data);
+      return;
+    }
+    window.location.href = `/mesa/${answer.data.table}`;
+  });
+  document.getElementById("leave").addEventListener("click", async () => {
+    if (!(await confirmDialog(t("challenge.confirm_leave")))) return;
+    const answer = await call("POST", "/api/challenge/leave");
+    if (!answer.ok) {
+      showError(answer.data);
+      return;
+    }
+    announce(t("challenge.left", { board: answer.data.left_board }));
+    today = await refresh(me);
+    document.getElementById("my-table").focus();
+  });
+  window.setInterval(async () => {
+    today = (await refresh(me)) || today;
+  }, REFRESH_MS);
+}
+
+main();
