@@ -7,7 +7,6 @@ stored through :meth:`Store.append` as the hub stores them."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 from datetime import timedelta
@@ -17,14 +16,12 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from club_helpers import T0, played_table
 from espadas.store.club_rebuild import rebuild
 from espadas.store.club_writes import CLUB_TABLES, CoreDb, count_game
 from espadas.store.store import Conflict, Store
 from espadas.tables.finish import finished_game
-
-sys.path.insert(0, str(Path(__file__).parents[1]))
-from club_helpers import T0, played_table  # noqa: E402
-from server_helpers import fresh_postgres  # noqa: E402
+from server_helpers import fresh_postgres
 
 Runner = tuple[Store, asyncio.Runner]
 
@@ -59,7 +56,7 @@ async def snapshot(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     out: dict[str, list[tuple[Any, ...]]] = {}
     async with store.engine.connect() as conn:
         for name in CLUB_TABLES:
-            result = await conn.execute(sa.text(f"SELECT * FROM {name}"))  # noqa: S608
+            result = await conn.execute(sa.text(f"SELECT * FROM {name}"))
             keys = list(result.keys())
             rows = [tuple(v for k, v in zip(keys, r, strict=True) if k != "n") for r in result]
             out[name] = sorted(rows, key=repr)
@@ -146,7 +143,7 @@ def test_rebuild_counts_games_never_counted(db: Runner) -> None:
     async def empty() -> None:
         async with store.engine.begin() as conn:
             for name in CLUB_TABLES:
-                await conn.execute(sa.text(f"DELETE FROM {name}"))  # noqa: S608
+                await conn.execute(sa.text(f"DELETE FROM {name}"))
 
     runner.run(empty())
     runner.run(rebuild(store))

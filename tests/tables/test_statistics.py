@@ -3,19 +3,14 @@ hand-computed values for known deals, and sums that any game must respect."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine_helpers import PRESETS, deal_of, play_random
 from espadas.engine import Game, Rules
 from espadas.engine.record import game_record, rebuild
 from espadas.tables.finish import side_places
 from espadas.tables.statistics import STAT_FIELDS, SeatStats, seat_statistics
-
-sys.path.insert(0, str(Path(__file__).parents[1]))
-from engine_helpers import PRESETS, deal_of, play_random  # noqa: E402
 
 SUIT = "AKQJT98765432"
 

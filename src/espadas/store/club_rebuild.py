@@ -57,7 +57,7 @@ async def rebuild(store: Store) -> Rebuilt:
 
     def count_all(conn: sa.Connection) -> None:
         for name in CLUB_TABLES:
-            conn.execute(sa.text(f"DELETE FROM {name}"))  # noqa: S608 (our own names)
+            conn.execute(sa.text(f"DELETE FROM {name}"))
         db = CoreDb(conn)
         for game in games:
             count_game(db, game)
