@@ -17,6 +17,7 @@ the command prints each one's p50 and p95 in milliseconds; last line
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import sqlite3
 import statistics
@@ -29,11 +30,21 @@ from pathlib import Path
 from typing import Any
 
 from espadas.engine.rules import PRESETS
-from espadas.store.club_writes import periods
+from espadas.store.club_writes import periods as periods_of
 from espadas.store.schema import STAT_COLUMNS
 from espadas.tables.rating import SIGMA, Skill, display, kind_of
 
 LEVELS = ("aleatorio", "normal", "experto")
+
+
+@functools.lru_cache(maxsize=4096)
+def _periods(day: str) -> tuple[str, ...]:
+    return periods_of(day + "T12:00:00+00:00")
+
+
+def periods(at: str) -> tuple[str, ...]:
+    """The periods of a game finished at ``at`` (by its UTC day)."""
+    return _periods(at[:10])
 CIRCLE = 6
 """Usual partners and opponents of each player (real clubs repeat pairs)."""
 
