@@ -45,6 +45,8 @@ def _periods(day: str) -> tuple[str, ...]:
 def periods(at: str) -> tuple[str, ...]:
     """The periods of a game finished at ``at`` (by its UTC day)."""
     return _periods(at[:10])
+
+
 CIRCLE = 6
 """Usual partners and opponents of each player (real clubs repeat pairs)."""
 
