@@ -46,6 +46,9 @@ def robot_name(level: str) -> str:
     return f"robot:{level}"
 
 
+FORMER_NAME = "former:player"
+"""The name a deleted account's row keeps (the seats of a former player)."""
+
 _HIDDEN = "NOT EXISTS (SELECT 1 FROM club_hidden h WHERE h.player_id = {0})"
 _BUCKET_SIZE = (
     "SELECT COUNT(*) FROM club_buckets WHERE kind = :kind AND preset = :preset AND period = :period"
@@ -83,7 +86,7 @@ class ClubReads:
                 )
             ).first()
             level = robot_of(subject)
-            person = level is None and subject in names
+            person = level is None and names.get(subject, FORMER_NAME) != FORMER_NAME
             if not person and level not in robots and stats is None:
                 return None
             ratings = {kind: await self._rating(conn, subject, kind) for kind in KINDS}
@@ -101,7 +104,7 @@ class ClubReads:
             "id": subject,
             "name": names.get(subject, ""),
             "robot": level,
-            "former": level is None and not person,
+            "former": level is None and not person,  # gone, or its row nameless
             "ratings": ratings,
             "stats": dict(zip(STAT_COLUMNS, stats or [0] * len(STAT_COLUMNS), strict=True)),
             "partners": [

@@ -184,7 +184,8 @@ club_seats = sa.Table(
     *_stat_columns(),
     sa.Index("ix_club_seats_subject", "subject", "n", "seat"),
 )
-"""Each seat of each finished game: who sat there, its result and its statistics."""
+"""Each seat of each finished game: who sat there, its result and its statistics
+(``name``: a robot's; a person's name is read from ``players``, never kept here)."""
 
 club_ratings = sa.Table(
     "club_ratings",
