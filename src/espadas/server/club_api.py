@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse, Response
 
 from espadas.engine.rules import PRESETS
 from espadas.robots.registry import LEVELS
@@ -47,13 +48,13 @@ def period_key(period: str, now: datetime) -> str:
 @router.get(
     "/api/club/players/{subject}", tags=["club"], responses=answer(ProfileOut) | refusals(404, 422)
 )
-async def profile(subject: Subject, request: Request) -> dict[str, Any]:
+async def profile(subject: Subject, request: Request) -> Response:
     """A player's (or a robot level's) profile: ratings with their history,
     statistics and favourite partners (404 ``no_player``)."""
     found = await store_of(request).club.profile(subject, LEVELS)
     if found is None:
         raise ApiError(404, "no_player")
-    return found
+    return JSONResponse(found)
 
 
 @router.get(
@@ -66,14 +67,14 @@ async def games(
     request: Request,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     before: Annotated[str | None, Query(pattern=r"^[0-9]{1,12}$")] = None,
-) -> dict[str, Any]:
+) -> Response:
     """The games the subject sat in, newest first, ``limit`` at a time; ``before``
     is the ``next`` of the page before."""
     club = store_of(request).club
     page, following = await club.games(subject, limit, None if before is None else int(before))
     if not page and before is None and await club.profile(subject, LEVELS) is None:
         raise ApiError(404, "no_player")
-    return {"games": page, "next": None if following is None else str(following)}
+    return JSONResponse({"games": page, "next": None if following is None else str(following)})
 
 
 @router.get(
@@ -86,7 +87,7 @@ async def leaderboard(
     preset: Annotated[str | None, Query(max_length=20)] = None,
     period: Literal["all", "year", "month", "week"] = "all",
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
-) -> dict[str, Any]:
+) -> Response:
     """Players by rating of ``kind`` (or ``pairs`` by share of rated games won,
     from 3 games on); with a ``preset`` or a ``period`` only those who played a
     rated game of it, their games and wins counted there. Players who chose to be
@@ -99,7 +100,7 @@ async def leaderboard(
         rows = await club.pairs(preset, key, limit)
     else:
         rows = await club.leaderboard(kind, preset, key, limit)
-    return {"kind": kind, "preset": preset, "period": period, "rows": rows}
+    return JSONResponse({"kind": kind, "preset": preset, "period": period, "rows": rows})
 
 
 @router.get("/api/club/me", tags=["club"], responses=answer(MeOut) | refusals(401))

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from espadas.store.schema import STAT_COLUMNS
 from espadas.tables.finish import ROBOT_PREFIX
@@ -50,6 +50,26 @@ FORMER_NAME = "former:player"
 """The name a deleted account's row keeps (the seats of a former player)."""
 
 _HIDDEN = "NOT EXISTS (SELECT 1 FROM club_hidden h WHERE h.player_id = {0})"
+_NAME_OF_R = "(SELECT name FROM players WHERE id = r.subject) AS name"
+_PROFILE_HEAD = (
+    "SELECT (SELECT name FROM players WHERE id = :s) AS name, "
+    + ", ".join(f"st.{c}" for c in STAT_COLUMNS)
+    + " FROM (SELECT 1 AS one) AS one LEFT JOIN club_stats st ON st.subject = :s"
+)
+_PROFILE_RATINGS = "SELECT kind, rating, uncertainty, games FROM club_ratings WHERE subject = :s"
+_PROFILE_HISTORY = (
+    " UNION ALL ".join(
+        "SELECT * FROM (SELECT kind, n, at, rating, uncertainty, table_id FROM club_history"
+        f" WHERE subject = :s AND kind = '{kind}' ORDER BY n DESC LIMIT :m) AS h{i}"
+        for i, kind in enumerate(KINDS)
+    )
+    + " ORDER BY kind, n DESC"
+)
+_PROFILE_PARTNERS = (
+    "SELECT c.partner, c.games, c.won, p.name FROM club_partners c"
+    " LEFT JOIN players p ON p.id = c.partner WHERE c.subject = :s"
+    " ORDER BY c.games DESC, c.won DESC, c.partner LIMIT :k"
+)
 _BUCKET_SIZE = (
     "SELECT COUNT(*) FROM club_buckets WHERE kind = :kind AND preset = :preset AND period = :period"
 )
@@ -61,96 +81,49 @@ class ClubReads:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
 
-    async def _names(self, conn: AsyncConnection, subjects: Sequence[str]) -> dict[str, str]:
-        people = sorted({s for s in subjects if robot_of(s) is None})
-        names = {s: robot_name(level) for s in subjects if (level := robot_of(s)) is not None}
-        if people:
-            rows = await conn.execute(
-                sa.text("SELECT id, name FROM players WHERE id IN :ids").bindparams(
-                    sa.bindparam("ids", expanding=True)
-                ),
-                {"ids": people},
-            )
-            names.update({r.id: r.name for r in rows})
-        return names
-
     async def profile(self, subject: str, robots: Sequence[str]) -> dict[str, Any] | None:
         """The profile of ``subject`` (None: nobody of that id; a robot level in
-        ``robots`` always has one)."""
+        ``robots`` always has one). Four queries: name and sums, ratings, their
+        histories, partners with their names."""
+        params = {"s": subject, "k": PARTNERS_SHOWN, "m": HISTORY_POINTS}
         async with self.engine.connect() as conn:
-            names = await self._names(conn, [subject])
-            stats = (
-                await conn.execute(
-                    sa.text(f"SELECT {', '.join(STAT_COLUMNS)} FROM club_stats WHERE subject = :s"),
-                    {"s": subject},
-                )
-            ).first()
+            head = (await conn.execute(sa.text(_PROFILE_HEAD), params)).one()
             level = robot_of(subject)
-            person = level is None and names.get(subject, FORMER_NAME) != FORMER_NAME
-            if not person and level not in robots and stats is None:
+            person = level is None and (head.name or FORMER_NAME) != FORMER_NAME
+            if not person and level not in robots and head.games is None:
                 return None
-            ratings = {kind: await self._rating(conn, subject, kind) for kind in KINDS}
-            partners = (
-                await conn.execute(
-                    sa.text(
-                        "SELECT partner, games, won FROM club_partners WHERE subject = :s"
-                        " ORDER BY games DESC, won DESC, partner LIMIT :k"
-                    ),
-                    {"s": subject, "k": PARTNERS_SHOWN},
-                )
-            ).all()
-            partner_names = await self._names(conn, [p.partner for p in partners])
+            ratings = (await conn.execute(sa.text(_PROFILE_RATINGS), params)).all()
+            points = (await conn.execute(sa.text(_PROFILE_HISTORY), params)).all()
+            partners = (await conn.execute(sa.text(_PROFILE_PARTNERS), params)).all()
+        shown: dict[str, dict[str, Any] | None] = dict.fromkeys(KINDS)
+        for r in ratings:
+            if r.games > 0:
+                shown[r.kind] = {
+                    "rating": r.rating,
+                    "uncertainty": r.uncertainty,
+                    "games": r.games,
+                    "provisional": r.games < PROVISIONAL_GAMES,
+                    "history": [
+                        {"at": p.at, "rating": p.rating, "uncertainty": p.uncertainty,
+                         "table": p.table_id}
+                        for p in reversed(points)
+                        if p.kind == r.kind
+                    ],
+                }  # fmt: skip
+        name = robot_name(level) if level is not None else head.name or ""
         return {
             "id": subject,
-            "name": names.get(subject, ""),
+            "name": name,
             "robot": level,
             "former": level is None and not person,  # gone, or its row nameless
-            "ratings": ratings,
-            "stats": dict(zip(STAT_COLUMNS, stats or [0] * len(STAT_COLUMNS), strict=True)),
+            "ratings": shown,
+            "stats": {c: int(getattr(head, c) or 0) for c in STAT_COLUMNS},
             "partners": [
-                {
-                    "id": p.partner,
-                    "name": partner_names.get(p.partner, ""),
-                    "games": p.games,
-                    "won": p.won,
-                }
+                {"id": p.partner, "name": _name(p.partner, p.name), "games": p.games,
+                 "won": p.won}
                 for p in partners
             ],
-        }
-
-    async def _rating(
-        self, conn: AsyncConnection, subject: str, kind: str
-    ) -> dict[str, Any] | None:
-        row = (
-            await conn.execute(
-                sa.text(
-                    "SELECT rating, uncertainty, games FROM club_ratings"
-                    " WHERE subject = :s AND kind = :k"
-                ),
-                {"s": subject, "k": kind},
-            )
-        ).first()
-        if row is None or row.games == 0:
-            return None
-        points = (
-            await conn.execute(
-                sa.text(
-                    "SELECT at, rating, uncertainty, table_id FROM club_history"
-                    " WHERE subject = :s AND kind = :k ORDER BY n DESC LIMIT :m"
-                ),
-                {"s": subject, "k": kind, "m": HISTORY_POINTS},
-            )
-        ).all()
-        return {
-            "rating": row.rating,
-            "uncertainty": row.uncertainty,
-            "games": row.games,
-            "provisional": row.games < PROVISIONAL_GAMES,
-            "history": [
-                {"at": p.at, "rating": p.rating, "uncertainty": p.uncertainty, "table": p.table_id}
-                for p in reversed(points)
-            ],
-        }
+        }  # fmt: skip
 
     async def games(
         self, subject: str, limit: int, before: int | None
@@ -181,16 +154,16 @@ class ClubReads:
                     (
                         await conn.execute(
                             sa.text(
-                                "SELECT table_id, seat, subject, name, side FROM club_seats"
-                                " WHERE table_id IN :t ORDER BY table_id, seat"
+                                "SELECT s.table_id, s.seat, s.subject, s.side, p.name"
+                                " FROM club_seats s LEFT JOIN players p ON p.id = s.subject"
+                                " WHERE s.table_id IN :t ORDER BY s.table_id, s.seat"
                             ).bindparams(sa.bindparam("t", expanding=True)),
                             {"t": tables},
                         )
                     ).all()
                 )
-            names = await self._names(conn, [r.subject for r in seats])
         last = mine[-1] if more else None
-        return [_game(r, seats, names) for r in mine], (
+        return [_game(r, seats) for r in mine], (
             None if last is None else last.n * CURSOR_SEATS + last.seat
         )
 
@@ -204,8 +177,9 @@ class ClubReads:
         async with self.engine.connect() as conn:
             if preset is None and period == "all":
                 sql = (
-                    "SELECT r.subject, r.rating, r.uncertainty, r.games, r.won"
-                    " FROM club_ratings r WHERE r.kind = :kind AND r.games > 0"
+                    "SELECT r.subject, r.rating, r.uncertainty, r.games, r.won, "
+                    + _NAME_OF_R
+                    + " FROM club_ratings r WHERE r.kind = :kind AND r.games > 0"
                 )
                 hidden = "r.subject"
             else:
@@ -213,7 +187,9 @@ class ClubReads:
                 # a narrow filter is sorted; a broad one is found down the ratings' index
                 order = ("club_buckets b", "club_ratings r")
                 sql = (
-                    "SELECT r.subject, r.rating, r.uncertainty, b.games, b.won FROM "
+                    "SELECT r.subject, r.rating, r.uncertainty, b.games, b.won, "
+                    + _NAME_OF_R
+                    + " FROM "
                     + " CROSS JOIN ".join(order if size < NARROW_BUCKET else order[::-1])
                     + " WHERE r.subject = b.subject AND r.kind = b.kind AND b.kind = :kind"
                     " AND b.preset = :preset AND b.period = :period"
@@ -221,12 +197,11 @@ class ClubReads:
                 hidden = "b.subject"
             sql += " AND " + _HIDDEN.format(hidden) + " ORDER BY r.rating DESC, r.subject DESC"
             rows = (await conn.execute(sa.text(sql + " LIMIT :k"), params)).all()
-            names = await self._names(conn, [r.subject for r in rows])
         return [
             {
                 "rank": i,
                 "id": r.subject,
-                "name": names.get(r.subject, ""),
+                "name": _name(r.subject, r.name),
                 "robot": robot_of(r.subject),
                 "rating": r.rating,
                 "uncertainty": r.uncertainty,
@@ -240,7 +215,9 @@ class ClubReads:
         """The top ``limit`` pairs by share of rated games won, then games (from
         3 games on)."""
         sql = (
-            "SELECT p.first, p.second, p.games, p.won FROM club_pairs p"
+            "SELECT p.first, p.second, p.games, p.won,"
+            " (SELECT name FROM players WHERE id = p.first) AS first_name,"
+            " (SELECT name FROM players WHERE id = p.second) AS second_name FROM club_pairs p"
             " WHERE p.preset = :preset AND p.period = :period AND p.share >= 0"
             " AND "
             + _HIDDEN.format("p.first")
@@ -251,11 +228,13 @@ class ClubReads:
         params = {"preset": preset or "*", "period": period, "k": limit}
         async with self.engine.connect() as conn:
             rows = (await conn.execute(sa.text(sql), params)).all()
-            names = await self._names(conn, [s for r in rows for s in (r.first, r.second)])
         return [
             {
                 "rank": i,
-                "players": [{"id": s, "name": names.get(s, "")} for s in (r.first, r.second)],
+                "players": [
+                    {"id": r.first, "name": _name(r.first, r.first_name)},
+                    {"id": r.second, "name": _name(r.second, r.second_name)},
+                ],
                 "games": r.games,
                 "won": r.won,
             }
@@ -284,12 +263,18 @@ class ClubReads:
                 )
 
 
-def _game(row: Any, seats: Sequence[Any], names: dict[str, str]) -> dict[str, Any]:
+def _name(subject: str, name: str | None) -> str:
+    """A subject's name: a robot's, else the player's ("" without a row)."""
+    level = robot_of(subject)
+    return robot_name(level) if level is not None else name or ""
+
+
+def _game(row: Any, seats: Sequence[Any]) -> dict[str, Any]:
     at_table = [s for s in seats if s.table_id == row.table_id and s.seat != row.seat]
     table = row.table_id
 
     def who(s: Any) -> dict[str, str]:
-        return {"id": s.subject, "name": names.get(s.subject, s.name)}
+        return {"id": s.subject, "name": _name(s.subject, s.name)}
 
     return {
         "table": table,
