@@ -132,6 +132,7 @@ async function showSignedIn(me) {
   document.getElementById("signin").hidden = true;
   document.getElementById("signed").hidden = false;
   document.getElementById("hello").textContent = t("home.hello", { name: me.name });
+  document.getElementById("own-profile").hidden = false;
   await listTables();
   await showContact();
   await showDevices();
