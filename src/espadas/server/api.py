@@ -8,7 +8,7 @@ request's ``Accept-Language`` (Spanish by default), and changes nothing.
 
 The routes live by noun: :mod:`~espadas.server.session_api` (identity),
 :mod:`~espadas.server.table_api` (tables and play), :mod:`~espadas.server.hint_api`
-(hints), :mod:`~espadas.server.live`
+(hints), :mod:`~espadas.server.club_api` (the club), :mod:`~espadas.server.live`
 (the WebSocket) and :mod:`~espadas.server.notices_api` (turn notices, added by the
 app); their bodies are in :mod:`~espadas.server.models`, what they are given in
 :mod:`~espadas.server.dependencies` and how refusals are answered in
@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from espadas.server import hint_api, live, session_api, table_api
+from espadas.server import club_api, hint_api, live, session_api, table_api
 
 router = APIRouter()
 router.include_router(session_api.router)
 router.include_router(table_api.router)
 router.include_router(hint_api.router)
+router.include_router(club_api.router)
 router.include_router(live.router)

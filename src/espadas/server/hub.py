@@ -27,6 +27,7 @@ from espadas.store.store import Conflict, Store
 from espadas.tables.chat import game_version
 from espadas.tables.errors import TableError
 from espadas.tables.event import TURN_EVENTS, Event
+from espadas.tables.finish import FinishedGame, finished_game
 from espadas.tables.notice import Notice, plan_first
 from espadas.tables.table import Table
 from espadas.tables.view import ViewText
@@ -60,6 +61,16 @@ def _follow(new: list[Event], version: int, latest: int) -> bool:
     """
     seqs = [e.seq for e in new]
     return bool(seqs) and seqs == list(range(version + 1, latest + 1))
+
+
+def _counted(table: Table) -> FinishedGame | None:
+    """What the club counts of the game that just ended (None, and a logged error,
+    if that cannot be made: the game still ends; ``espadas ratings rebuild`` counts it)."""
+    try:
+        return finished_game(table)
+    except Exception:
+        log.exception("table %s: the club cannot count its game", table.id)
+        return None
 
 
 class Busy(TableError):
@@ -178,7 +189,7 @@ class Hub:
                 # shared database a stale cache makes the append conflict (the key
                 # (table_id, seq)), and the command runs again on the fresh log
                 table = await self._load(table_id, fresh=fresh)
-                before = table.version
+                before, was = table.version, table.status
                 try:
                     new = command(table)
                 except BaseException as exc:
@@ -197,9 +208,16 @@ class Hub:
                         table, self.settings.turn_limit, self.settings.notice_delay
                     )
                     turn = table.turn_version
+                ended = table.status == "finished" and was != "finished"
                 try:
                     await self.store.append(
-                        table_id, before, new, table.status, planned=planned, turn=turn
+                        table_id,
+                        before,
+                        new,
+                        table.status,
+                        planned=planned,
+                        turn=turn,
+                        finished=_counted(table) if ended else None,
                     )
                 except Conflict:
                     self._tables.pop(table_id, None)

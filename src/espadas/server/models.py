@@ -71,6 +71,8 @@ class TableIn(BaseModel):
     )
     hints: StrictBool = False
     """Whether the seated people may ask for hints (``GET .../hint``)."""
+    rated: StrictBool = True
+    """Whether the game counts for the club's ratings (``/api/club``)."""
 
 
 class SeatIn(BaseModel):
@@ -257,6 +259,7 @@ class ViewOut(BaseModel):
     review: Any
     chat: ChatOut
     hints: bool
+    rated: bool
 
 
 class OpenedOut(BaseModel):

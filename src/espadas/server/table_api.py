@@ -138,7 +138,7 @@ async def create_table(
     rules = rules_of(body)
     now = settings.clock.now()
     table, events = Table.create(
-        new_table_id(), rules, player.id, player.name, now, hints=body.hints
+        new_table_id(), rules, player.id, player.name, now, hints=body.hints, rated=body.rated
     )
     await hub.create(table, events)
     return _opened(request, table, player, settings)

@@ -27,9 +27,11 @@ from typing import Any, Protocol
 
 import sqlalchemy as sa
 
+from espadas.store.club_writes import CoreDb, SqliteDb, count_game
 from espadas.store.outbox import insert_notice_rows, notice_rows
 from espadas.store.schema import events, members, notices, tables
 from espadas.tables.event import Event
+from espadas.tables.finish import FinishedGame
 from espadas.tables.notice import Notice
 
 CHANNEL = "espadas_tables"
@@ -104,6 +106,8 @@ class Append:
     turn: int = 0
     """The version from which a new turn is due (0: the turn did not change):
     pending notices of earlier turns are dropped (they would not be sent)."""
+    finished: FinishedGame | None = None
+    """The game these events end, counted for the club in the same transaction."""
 
     def table_row(self) -> dict[str, Any]:
         """The new table's row."""
@@ -171,6 +175,9 @@ class Rows(Protocol):
     def announce(self, text: str) -> None:
         """Tells the other instances (when the transaction commits)."""
 
+    def count(self, game: FinishedGame) -> None:
+        """Counts a finished game for the club (:func:`count_game`)."""
+
 
 def write_all(rows: Rows, writes: list[Append]) -> list[bool]:
     """Writes the appends; each result is False when its table was not at its
@@ -201,6 +208,9 @@ def write_all(rows: Rows, writes: list[Append]) -> list[bool]:
         for w, new in zip(kept, added, strict=True):
             rows.announce(announcement(w.table_id, new))
     rows.add("events", [row for new in added for row in new])
+    for w in kept:
+        if w.finished is not None:
+            rows.count(w.finished)
     return ok
 
 
@@ -321,6 +331,9 @@ class CoreRows:
         # delivered to every instance when this transaction commits
         self.conn.execute(sa.select(sa.func.pg_notify(CHANNEL, text)))
 
+    def count(self, game: FinishedGame) -> None:
+        count_game(CoreDb(self.conn), game)
+
 
 _SQL = {
     "exists": "SELECT 1 FROM tables WHERE id = ?",
@@ -366,3 +379,6 @@ class SqliteRows:
 
     def announce(self, text: str) -> None:
         """One process per SQLite file: the hub has told its clients already."""
+
+    def count(self, game: FinishedGame) -> None:
+        count_game(SqliteDb(self.conn), game)

@@ -1,7 +1,7 @@
 """The database schema (SQLAlchemy Core). Migrations in ``migrations/`` create it.
 
 >>> len(metadata.tables), sorted(metadata.tables)[:4]
-(11, ['contacts', 'events', 'members', 'notice_modes'])
+(20, ['club_buckets', 'club_games', 'club_hidden', 'club_history'])
 """
 
 from __future__ import annotations
@@ -128,3 +128,145 @@ seen = sa.Table(
     sa.Column("table_id", sa.String(64), primary_key=True),
     sa.Column("version", sa.Integer, nullable=False),
 )
+
+# -- the club: ratings and statistics (issue 20; see espadas.store.club) ----------
+STAT_COLUMNS = (
+    "games",
+    "won",
+    "hands",
+    "contracts",
+    "contracts_made",
+    "nil_bid",
+    "nil_made",
+    "blind_nil_bid",
+    "blind_nil_made",
+    "bags",
+    "tricks_over",
+    "tricks_under",
+    "bostons",
+    "reneges_accused",
+    "reneges_proven",
+    "points",
+)
+"""The statistics kept per seat and per subject (espadas.tables.statistics)."""
+
+
+def _stat_columns() -> list[sa.Column[int]]:
+    return [sa.Column(name, sa.Integer, nullable=False) for name in STAT_COLUMNS]
+
+
+club_games = sa.Table(
+    "club_games",
+    metadata,
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(64), nullable=False, unique=True),
+    sa.Column("finished_at", sa.String(40), nullable=False),
+    sa.Column("preset", sa.String(20), nullable=False),
+    sa.Column("kind", sa.String(12), nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("reason", sa.String(20), nullable=False),
+)
+"""Each finished game counted once (``table_id`` unique: a retried end counts once);
+``n`` is the order in which games were counted (and are counted again by a rebuild)."""
+
+club_seats = sa.Table(
+    "club_seats",
+    metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("n", sa.Integer, nullable=False),
+    sa.Column("subject", sa.String(64), nullable=False),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("side", sa.Integer, nullable=False),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("score", sa.Integer, nullable=False),
+    *_stat_columns(),
+    sa.Index("ix_club_seats_subject", "subject", "n"),
+)
+"""Each seat of each finished game: who sat there, its result and its statistics."""
+
+club_ratings = sa.Table(
+    "club_ratings",
+    metadata,
+    sa.Column("subject", sa.String(64), primary_key=True),
+    sa.Column("kind", sa.String(12), primary_key=True),
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("rating", sa.Integer, nullable=False),
+    sa.Column("uncertainty", sa.Integer, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("won", sa.Integer, nullable=False),
+    sa.Index("ix_club_ratings_board", "kind", "rating"),
+)
+"""Each subject's rating of each kind (``partnership``, ``individual``)."""
+
+club_history = sa.Table(
+    "club_history",
+    metadata,
+    sa.Column("subject", sa.String(64), primary_key=True),
+    sa.Column("kind", sa.String(12), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("table_id", sa.String(64), nullable=False),
+    sa.Column("at", sa.String(40), nullable=False),
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("rating", sa.Integer, nullable=False),
+    sa.Column("uncertainty", sa.Integer, nullable=False),
+)
+"""A subject's rating after each rated game."""
+
+club_stats = sa.Table(
+    "club_stats",
+    metadata,
+    sa.Column("subject", sa.String(64), primary_key=True),
+    *_stat_columns(),
+)
+"""Each subject's statistics summed over every game (rated or not)."""
+
+club_partners = sa.Table(
+    "club_partners",
+    metadata,
+    sa.Column("subject", sa.String(64), primary_key=True),
+    sa.Column("partner", sa.String(64), primary_key=True),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("won", sa.Integer, nullable=False),
+    sa.Index("ix_club_partners_games", "subject", "games"),
+)
+"""Partnership games of each subject with each partner (both ways), rated or not."""
+
+club_buckets = sa.Table(
+    "club_buckets",
+    metadata,
+    sa.Column("kind", sa.String(12), primary_key=True),
+    sa.Column("preset", sa.String(20), primary_key=True),
+    sa.Column("period", sa.String(12), primary_key=True),
+    sa.Column("subject", sa.String(64), primary_key=True),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("won", sa.Integer, nullable=False),
+)
+"""Rated games and wins per subject by preset (``*``: any) and period (``all``,
+``y2026``, ``m2026-12``, ``w2026-49``): what the filtered leaderboards count."""
+
+club_pairs = sa.Table(
+    "club_pairs",
+    metadata,
+    sa.Column("preset", sa.String(20), primary_key=True),
+    sa.Column("period", sa.String(12), primary_key=True),
+    sa.Column("first", sa.String(64), primary_key=True),
+    sa.Column("second", sa.String(64), primary_key=True),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("won", sa.Integer, nullable=False),
+    sa.Column("share", sa.Double, nullable=False),
+    sa.Index("ix_club_pairs_board", "preset", "period", "share", "games"),
+)
+"""Rated partnership games of each pair (``first < second``) by preset and period;
+``share`` is won / games from 3 games on, else -1 (not ranked yet)."""
+
+club_hidden = sa.Table(
+    "club_hidden",
+    metadata,
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("at", sa.String(40), nullable=False),
+)
+"""Players who chose to be left out of the leaderboards."""

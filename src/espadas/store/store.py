@@ -42,10 +42,12 @@ from espadas.store.appends import (
     move_one_params,
     write_all,
 )
+from espadas.store.club_reads import ClubReads
 from espadas.store.outbox import Outbox
 from espadas.store.resume_links import ResumeLinks
 from espadas.store.schema import events, members, players, tables
 from espadas.tables.event import Event
+from espadas.tables.finish import FinishedGame
 from espadas.tables.notice import Notice
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -110,6 +112,8 @@ class Store:
         """Notices, contacts, push subscriptions, modes and what people have seen."""
         self.links = ResumeLinks(engine)
         """Resume links (kept as hashes, revocable) and their uses."""
+        self.club = ClubReads(engine)
+        """The club's profiles, histories and leaderboards."""
         self._players: dict[str, Player] = {}
         self._single = (
             engine.execution_options(isolation_level="AUTOCOMMIT")
@@ -251,12 +255,15 @@ class Store:
         creator: str = "",
         planned: Sequence[Notice] = (),
         turn: int = 0,
+        finished: FinishedGame | None = None,
     ) -> None:
         """Commits ``new`` (sequence numbers ``after + 1`` on) to the table's log,
         with the notices they make due (in the same transaction: a notice is never
         lost between a move and its sending, nor planned twice). ``after == 0``
         creates the table. Raises :class:`Conflict` if another writer got there
-        first. Returns once the events are committed.
+        first. Returns once the events are committed. ``finished``: the game these
+        events end, counted for the club (ratings, statistics) in the same
+        transaction (see :mod:`espadas.store.club_writes`).
 
         On SQLite, appends that arrive together are committed together (group
         commit: one disk flush for many tables' moves); each still either lands
@@ -265,8 +272,8 @@ class Store:
             return
         if [e.seq for e in new] != list(range(after + 1, after + 1 + len(new))):
             raise ValueError("events must follow the table's version without gaps")
-        write = Append(table_id, after, tuple(new), status, creator, tuple(planned), turn)
-        if self.shared and after > 0:
+        write = Append(table_id, after, tuple(new), status, creator, tuple(planned), turn, finished)
+        if self.shared and after > 0 and finished is None:
             try:
                 async with self._single.connect() as conn:
                     moved = (await conn.execute(MOVE_ONE, move_one_params(write))).first()

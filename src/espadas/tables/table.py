@@ -92,6 +92,7 @@ class Table:
     faults: list[dict[str, Any]] = field(default_factory=list)
     chat: Chat = field(default_factory=Chat)  # messages: espadas.tables.chat
     hints: bool = False  # the creator allows hints (espadas.robots.explain) at this table
+    rated: bool = True  # the game counts for the club's ratings (espadas.tables.finish)
 
     # -- log ------------------------------------------------------------------
     @classmethod
@@ -126,16 +127,15 @@ class Table:
         return event
 
     # -- event handlers -----------------------------------------------------------
-    def _on_create(
-        self, rules: dict[str, Any], creator: str, name: str, hints: bool = False, **rematch: Any
-    ) -> None:
+    def _on_create(self, rules: dict[str, Any], creator: str, name: str, **options: Any) -> None:
         self.rules = Rules.from_dict(rules)
-        self.hints = hints
+        self.hints = bool(options.get("hints", False))
+        self.rated = bool(options.get("rated", True))
         self.creator = creator
         self.seats = [None] * self.rules.players
         self.seats[0] = Seat(name, player=creator)
-        self.rematch_of = rematch.get("rematch_of")
-        self.rematch_partner = rematch.get("rematch_partner")
+        self.rematch_of = options.get("rematch_of")
+        self.rematch_partner = options.get("rematch_partner")
 
     def _on_sit(self, seat: int, player: str, name: str) -> None:
         self.seats[seat] = Seat(name, player=player)
@@ -252,14 +252,15 @@ class Table:
         name: str,
         at: datetime,
         hints: bool = False,
+        rated: bool = True,
         **rematch: str | int | None,
     ) -> tuple[Table, list[Event]]:
         """A new table with ``creator`` at seat 0 (``rematch_of``, ``rematch_partner``);
-        ``hints``: the creator allows hints (the event says so only then)."""
+        ``hints``: the creator allows hints (the event says so only then); ``rated``:
+        the game counts for the ratings (the event says so only when it does not)."""
         table = cls(table_id)
         data: dict[str, Any] = {"rules": rules.to_dict(), "creator": creator, "name": name}
-        if hints:
-            data["hints"] = True
+        data.update(({"hints": True} if hints else {}) | ({} if rated else {"rated": False}))
         data.update({key: value for key, value in rematch.items() if value is not None})
         event = table._new("create", at, **data)
         return table, [event]
@@ -279,6 +280,7 @@ class Table:
             name,
             at,
             old.hints,
+            old.rated,
             rematch_of=old.id,
             rematch_partner=partner,
         )

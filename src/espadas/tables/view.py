@@ -162,6 +162,7 @@ def _lasting(table: Table) -> dict[str, Any]:
         ],
         "sheet": sheet(table),
         "hints": table.hints,
+        "rated": table.rated,
     }
 
 

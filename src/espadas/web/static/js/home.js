@@ -85,6 +85,7 @@ async function createTable(event) {
     target: Number(document.getElementById("target").value),
     options: chosenOptions(),
     hints: document.getElementById("hints").checked,
+    rated: document.getElementById("rated").checked,
   };
   if (renege) body.renege = renege.value;
   const answer = await call("POST", "/api/tables", body);

@@ -168,6 +168,7 @@ export function renderRules(v) {
   if (o.first_lead !== "any") items.push(t("option.first_lead.about"));
   if (o.spades_in_first_trick !== "allowed") items.push(t("option.spades_in_first_trick.forbidden"));
   if (v.hints) items.push(t("rules.hints"));
+  if (v.rated) items.push(t("rules.rated"));
   $("rules-list").innerHTML = items.map((i) => `<li>${escapeHtml(i)}</li>`).join("");
 }
 
