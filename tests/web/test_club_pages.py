@@ -84,6 +84,16 @@ def signed_in_page(browser: Browser, base: str, who: Client, size: str, locale: 
     return context.new_page()
 
 
+def board_says(page: Page, caption: str) -> list[str]:
+    """Waits until the leaderboard shows ``caption`` (its filters), and returns its names."""
+    wait_for(
+        page,
+        "(c) => (document.querySelector('#board caption') || {}).textContent === c",
+        caption,
+    )
+    return page.locator("#board tbody th a").all_text_contents()
+
+
 def check(page: Page, state: str, size: str) -> None:
     axe_clean(page, state)
     no_sideways_scroll(page)
@@ -199,7 +209,7 @@ def test_the_history_pages_on_and_links_replays_and_records(
     # the replay of a whole game opens, and its names lead to profiles
     page.goto(f"/mesa/{club.whole[0]}/repeticion")
     page.wait_for_selector("#replay-board h3 a")
-    page.locator("#replay-board h3 a").nth(1).click()
+    page.locator("#replay-board h3 a").nth(2).click()  # her partner, seat 2
     page.wait_for_url("**/jugador/robot-normal")
     page.wait_for_selector("#profile:not([hidden])")
     assert page.text_content("h1") == "Robot normal"
@@ -213,6 +223,8 @@ def test_the_result_links_each_seat_to_its_profile(base: str, browser: Browser, 
     page.wait_for_selector("#result .profiles a")
     links = page.locator("#result .profiles a")
     assert links.count() == 4
+    if page.locator("#summary[open]").count():  # the last hand's summary comes first
+        page.keyboard.press("Escape")
     links.first.click()
     page.wait_for_url(f"**/jugador/{club.ana_id}")
     page.context.close()
@@ -243,21 +255,23 @@ def test_the_leaderboard_filters_change_rows_and_address(
     # rules "estandar": only those who sat at an estandar game (not Luis, not "normal")
     page.select_option("#preset", "estandar")
     page.wait_for_url("**/clasificacion?preset=estandar")
-    wait_for(page, "!document.getElementById('board').textContent.includes('Luis')")
-    names = page.locator("#board tbody th a").all_text_contents()
+    names = board_says(page, "En pareja · Estándar · Desde siempre")
     assert {"Ana", "Robot aleatorio", "Robot experto"} == set(names)
-    # individual games: Ana and the robots of her game of three
+    # individual games: Ana and the robots of her game of three (a sala game)
     page.select_option("#kind", "individual")
     page.wait_for_url("**/clasificacion?kind=individual&preset=estandar")
+    wait_for(page, "document.getElementById('board-state').textContent.startsWith('Nadie')")
+    page.select_option("#preset", "sala")
+    page.wait_for_url("**/clasificacion?kind=individual&preset=sala")
+    names = board_says(page, "Individual · Sala · Desde siempre")
+    assert set(names) == {"Ana", "Robot normal", "Robot aleatorio"}
     page.select_option("#preset", "")
     page.wait_for_url("**/clasificacion?kind=individual")
-    wait_for(page, "!document.getElementById('board').textContent.includes('experto')")
-    individual = {"Ana", "Robot normal", "Robot aleatorio"}
-    assert set(page.locator("#board tbody th a").all_text_contents()) == individual
+    assert set(board_says(page, "Individual · Todas las reglas · Desde siempre")) == set(names)
     # pairs: Ana with her robot partner of 22 games is one of them
     page.select_option("#kind", "pairs")
     page.wait_for_url("**/clasificacion?kind=pairs")
-    page.wait_for_selector("#board th:has-text('Pareja')")
+    board_says(page, "Parejas de jugadores · Todas las reglas · Desde siempre")
     pairs = [
         sorted(row.locator("a").all_text_contents())
         for row in page.locator("#board tbody th").all()
@@ -270,9 +284,9 @@ def test_the_leaderboard_filters_change_rows_and_address(
     wait_for(page, "document.getElementById('kind').value === 'individual'")
     # this week (all the games are this week's) and an address opened as it is
     page.goto("/clasificacion?kind=pairs&period=week")
-    page.wait_for_selector("#board table")
+    week = board_says(page, "Parejas de jugadores · Todas las reglas · Esta semana")
     assert page.input_value("#kind") == "pairs" and page.input_value("#period") == "week"
-    assert "Esta semana" in (page.text_content("#board caption") or "")
+    assert len(week) == sum(len(pair) for pair in pairs)
     assert errors == []
     page.context.close()
 

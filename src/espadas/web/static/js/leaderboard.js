@@ -25,10 +25,11 @@ function chosen() {
 }
 
 function toAddress(filters) {
+  // always in the same order (kind, preset, period), defaults left out
   const url = new URL(window.location.href);
+  for (const field of FIELDS) url.searchParams.delete(field);
   for (const field of FIELDS) {
     if (filters[field] && filters[field] !== DEFAULTS[field]) url.searchParams.set(field, filters[field]);
-    else url.searchParams.delete(field);
   }
   if (url.href !== window.location.href) window.history.pushState(null, "", url);
 }
