@@ -21,6 +21,7 @@ from club_pages_helpers import abandoned_game, whole_game
 from espadas.web.site import page as page_html
 from server_helpers import Client
 from web_helpers import (
+    SHOTS,
     SIZES,
     axe_clean,
     csp_violations,
@@ -100,6 +101,7 @@ def check(page: Page, state: str, size: str) -> None:
     touch_targets(page)
     assert csp_violations(page) == []
     shot(page, f"{state}-{size}")
+    page.screenshot(path=str(SHOTS / f"{state}-{size}-first-screen.png"))
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

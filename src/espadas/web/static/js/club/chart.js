@@ -24,7 +24,7 @@ function scale(history) {
     max += 25;
   }
   const steps = Math.max(1, history.length - 1);
-  const x = (i) => LEFT + (i * (WIDTH - LEFT - RIGHT)) / steps;
+  const x = history.length === 1 ? () => (LEFT + WIDTH - RIGHT) / 2 : (i) => LEFT + (i * (WIDTH - LEFT - RIGHT)) / steps;
   const y = (value) => TOP + ((max - value) * (HEIGHT - TOP - BOTTOM)) / (max - min);
   return { min, max, x, y };
 }
@@ -48,19 +48,27 @@ function svg(history, id, title) {
   const line = history.map((p, i) => `${fmt(x(i))},${fmt(y(p.rating))}`).join(" ");
   const upper = history.map((p, i) => `${fmt(x(i))},${fmt(y(p.rating + p.uncertainty))}`);
   const lower = history.map((p, i) => `${fmt(x(i))},${fmt(y(p.rating - p.uncertainty))}`).reverse();
-  const dot = history.length === 1 ? `<circle class="rating-dot" cx="${fmt(x(0))}" cy="${fmt(y(history[0].rating))}" r="3"/>` : "";
+  // a single game: a dot with its uncertainty as a bar, there is no line to draw
+  const one = history[0];
+  const dot = history.length === 1
+    ? `<line class="rating-bar" x1="${fmt(x(0))}" x2="${fmt(x(0))}" y1="${fmt(y(one.rating + one.uncertainty))}" y2="${fmt(y(one.rating - one.uncertainty))}"/><circle class="rating-dot" cx="${fmt(x(0))}" cy="${fmt(y(one.rating))}" r="3.5"/>`
+    : "";
   const bottom = HEIGHT - BOTTOM;
   const labels = [
     `<text class="chart-label" x="${LEFT - 4}" y="${TOP + 4}" text-anchor="end">${Math.round(max)}</text>`,
     `<text class="chart-label" x="${LEFT - 4}" y="${bottom}" text-anchor="end">${Math.round(min)}</text>`,
-    `<text class="chart-label" x="${LEFT}" y="${HEIGHT - 6}">1</text>`,
-    `<text class="chart-label" x="${WIDTH - RIGHT}" y="${HEIGHT - 6}" text-anchor="end">${escapeHtml(t("chart.games", { n: history.length }))}</text>`,
-  ].join("");
+    history.length === 1
+      ? `<text class="chart-label" x="${fmt(x(0))}" y="${HEIGHT - 6}" text-anchor="middle">${escapeHtml(t("chart.nth", { n: 1 }))}</text>`
+      : `<text class="chart-label" x="${LEFT}" y="${HEIGHT - 6}">${escapeHtml(t("chart.nth", { n: 1 }))}</text>`,
+  ];
+  if (history.length > 1) {
+    labels.push(`<text class="chart-label" x="${WIDTH - RIGHT}" y="${HEIGHT - 6}" text-anchor="end">${escapeHtml(t("chart.nth", { n: history.length }))}</text>`);
+  }
   return `<svg class="rating-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-title ${id}-desc" focusable="false">
 <title id="${id}-title">${escapeHtml(title)}</title><desc id="${id}-desc">${escapeHtml(summary(history))}</desc>
 <line class="axis" x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${bottom}"/><line class="axis" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${bottom}" y2="${bottom}"/>
 <polygon class="rating-band" points="${[...upper, ...lower].join(" ")}"/>
-<polyline class="rating-line" points="${line}"/>${dot}${labels}</svg>`;
+<polyline class="rating-line" points="${line}"/>${dot}${labels.join("")}</svg>`;
 }
 
 function table(history, id, title) {
