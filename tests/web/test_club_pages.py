@@ -332,3 +332,31 @@ def test_both_pages_in_english(base: str, browser: Browser, club: Club) -> None:
     wait_for(page, "document.getElementById('profile-state').textContent.length > 12")
     assert page.text_content("#profile-state") == "No existe ese jugador."
     page.context.close()
+
+
+def test_hiding_yourself_leaves_the_leaderboards(base: str, browser: Browser, club: Club) -> None:
+    def listed() -> set[str]:
+        rows = api(base, "/api/club/leaderboard?kind=partnership")["rows"]
+        return {row["id"] for row in rows}
+
+    page = signed_in_page(browser, base, club.ana, "phone", "es-ES")
+    page.goto(f"/jugador/{club.luis_id}")  # someone else's profile offers nothing
+    page.wait_for_selector("#profile:not([hidden])")
+    assert page.locator("#me").is_hidden()
+    page.goto("/jugador/yo")
+    page.wait_for_selector("#me:not([hidden])")
+    assert page.is_checked("#listed") and club.ana_id in listed()
+    page.focus("#listed")
+    page.keyboard.press("Space")
+    wait_for(page, "document.getElementById('listed-state').textContent.includes('ya no')")
+    assert club.ana_id not in listed()
+    page.goto("/clasificacion")
+    names = board_says(page, "En pareja · Todas las reglas · Desde siempre")
+    assert "Ana" not in names and "Luis" in names
+    page.goto("/jugador/yo")  # her profile stays, and she comes back
+    page.wait_for_selector("#me:not([hidden])")
+    assert not page.is_checked("#listed")
+    page.check("#listed")
+    wait_for(page, "document.getElementById('listed-state').textContent.length > 0")
+    assert club.ana_id in listed()
+    page.context.close()

@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { setUp } from "./page.js";
 import { playerName } from "./club/format.js";
 import { GameHistory } from "./club/games.js";
+import { offerListing } from "./club/listed.js";
 import { renderPartners, renderRatings, renderStats } from "./club/stats.js";
 
 const subject = decodeURIComponent(window.location.pathname.split("/")[2] || "");
@@ -36,6 +37,7 @@ async function main() {
   renderPartners(player.partners);
   const history = new GameHistory(player.id);
   await history.load();
+  await offerListing(player.id);
   state.textContent = "";
   state.hidden = true;
   document.getElementById("profile").hidden = false;
