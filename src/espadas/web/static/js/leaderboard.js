@@ -1,7 +1,7 @@
 // The leaderboard (/clasificacion): players of partnership or individual games
 // by rating, or pairs by games won, filtered by rules and period. The address
-// says the filters (?kind=&preset=&period=), so a view can be shared or kept;
-// the form works without scripts too (a GET form to this same page).
+// says the filters (?kind=&preset=&period=), so a view can be shared or kept,
+// and Back goes to the filters before.
 import { call } from "./api.js";
 import { t } from "./i18n.js";
 import { setUp, showError } from "./page.js";
