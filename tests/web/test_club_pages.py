@@ -59,14 +59,14 @@ def club(base: str) -> Iterator[Club]:
     """Ana: 2 whole games (cien, a robot "normal" partner against "aleatorio"), 22
     abandoned ones (estandar, an "aleatorio" partner against "experto") and an
     abandoned individual game for three (sala, with "normal" and "aleatorio");
-    Luis: one whole game (cien, an "experto" partner against "normal")."""
+    Luis: one whole game (cien, a "normal" partner against "aleatorio")."""
     ana, luis = Client(base), Client(base)
     ana.sign_in("Ana")
     luis.sign_in("Luis")
     whole = [whole_game(ana, "normal", "aleatorio") for _ in range(2)]
     abandoned = [abandoned_game(ana, "aleatorio", "experto") for _ in range(22)]
     individual = abandoned_game(ana, "normal", "aleatorio", "sala", players=3, partnerships=False)
-    whole_game(luis, "experto", "normal")
+    whole_game(luis, "normal", "aleatorio")
     yield Club(ana, player_id(ana), player_id(luis), whole, abandoned, individual)
     ana.close()
     luis.close()
