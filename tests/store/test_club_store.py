@@ -201,3 +201,33 @@ def test_hidden_players_are_left_out(db: Runner) -> None:
     assert "ana" in {
         r["id"] for r in runner.run(store.club.leaderboard("individual", None, "all", 50))
     }
+
+
+def test_names_come_from_the_players_and_former_players_are_marked(db: Runner) -> None:
+    store, runner = db
+
+    async def play() -> tuple[str, str]:
+        ana = await store.create_player("Ana", T0)
+        bea = await store.create_player("Bea", T0)
+        table, log, ended = played_table("f1", [ana.id, bea.id, "robot:normal", "carla"], 8)
+        await store.append("f1", 0, log[:ended], "playing", ana.id)
+        await store.append("f1", ended, log[ended:], "finished", finished=finished_game(table))
+        await store.rename_player(bea.id, "former:player")  # what deleting an account leaves
+        return ana.id, bea.id
+
+    ana, bea = runner.run(play())
+    profile = runner.run(store.club.profile(ana, ()))
+    assert profile is not None and (profile["name"], profile["former"]) == ("Ana", False)
+    gone = runner.run(store.club.profile(bea, ()))
+    assert gone is not None and gone["former"] is True and gone["stats"]["games"] == 1
+    games, _ = runner.run(store.club.games(ana, 5, None))
+    names = {p["id"]: p["name"] for p in games[0]["partners"] + games[0]["opponents"]}
+    assert names[bea] == "former:player" and names["robot-normal"] == "robot:normal"
+    assert names["carla"] == ""  # no row, and the seat's name is not kept for people
+
+    async def kept() -> list[str]:
+        async with store.engine.connect() as conn:
+            rows = await conn.execute(sa.text("SELECT name FROM club_seats ORDER BY seat"))
+            return [r.name for r in rows]
+
+    assert runner.run(kept()) == ["", "", "robot:normal", ""]

@@ -1,4 +1,7 @@
-"""``espadas bench engine|kernel [--json]``: speed on one core.
+"""``espadas bench engine|kernel|club [--json]``: speed on one core.
+
+- ``club``: the club's profiles, histories and leaderboards with ``--players``
+  and ``--games`` in a fresh database (:mod:`espadas.cli.club_bench`).
 
 - ``engine``: random complete hands per second through the engine's public API
   (deal, bids, random legal plays, scoring). Last line ``hands_per_second=N``.
@@ -35,7 +38,7 @@ from espadas.engine import Game, Rules, deal_cards
 
 def add_parser(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser("bench", help="measure speed")
-    p.add_argument("what", choices=["engine", "kernel"], help="what to measure")
+    p.add_argument("what", choices=["engine", "kernel", "club"], help="what to measure")
     p.add_argument("--seconds", type=float, default=5.0, help="how long to run (default 5)")
     p.add_argument("--preset", default="estandar", help="rule preset (default estandar)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random choices")
@@ -51,6 +54,10 @@ def add_parser(sub: Any) -> None:
         metavar="PYTHON",
         help="engine only: alternate rounds with OpenSpiel's Spades run by this Python",
     )
+    p.add_argument("--players", type=int, default=10_000, help="club only: players (10000)")
+    p.add_argument("--games", type=int, default=200_000, help="club only: games (200000)")
+    p.add_argument("--db", help="club only: an empty PostgreSQL database (default: SQLite)")
+    p.add_argument("--requests", type=int, default=200, help="club only: requests of each kind")
     p.set_defaults(run=run)
 
 
@@ -224,6 +231,8 @@ def compare(args: argparse.Namespace, rules: Rules, rounds: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.what == "club":
+        return club(args)
     rules = Rules.from_preset(args.preset)
     rng = random.Random(args.seed)
     rounds = max(3, round(args.seconds))
@@ -286,4 +295,20 @@ def report(
             f"best {best:,.0f}/s, median {median:,.0f}/s"
         )
     print(f"{unit}_per_second={round(best)}")
+    return 0
+
+
+def club(args: argparse.Namespace) -> int:
+    """``bench club``: see :mod:`espadas.cli.club_bench`."""
+    from espadas.cli.club_bench import run_bench
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    out = run_bench(args.players, args.games, args.db, args.requests, args.seed, say)
+    for name, figure in out["figures"].items():
+        print(f"{name:24} p50 {figure['p50_ms']:7.2f} ms   p95 {figure['p95_ms']:7.2f} ms")
+    if args.json:
+        print(json.dumps(out))
+    print(f"p95_max_ms={max(f['p95_ms'] for f in out['figures'].values())}")
     return 0

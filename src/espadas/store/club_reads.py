@@ -25,6 +25,11 @@ from espadas.tables.rating import KINDS, PROVISIONAL_GAMES
 HISTORY_POINTS = 200
 """The rating history's points a profile shows (the newest ones)."""
 PARTNERS_SHOWN = 10
+CURSOR_SEATS = 8
+"""A history cursor is ``n * CURSOR_SEATS + seat``."""
+NARROW_BUCKET = 2000
+"""A filtered leaderboard whose preset and period hold fewer subjects is sorted
+from them; a broader one walks the ratings from the top instead."""
 
 
 def robot_of(subject: str) -> str | None:
@@ -41,7 +46,13 @@ def robot_name(level: str) -> str:
     return f"robot:{level}"
 
 
+FORMER_NAME = "former:player"
+"""The name a deleted account's row keeps (the seats of a former player)."""
+
 _HIDDEN = "NOT EXISTS (SELECT 1 FROM club_hidden h WHERE h.player_id = {0})"
+_BUCKET_SIZE = (
+    "SELECT COUNT(*) FROM club_buckets WHERE kind = :kind AND preset = :preset AND period = :period"
+)
 
 
 class ClubReads:
@@ -75,7 +86,7 @@ class ClubReads:
                 )
             ).first()
             level = robot_of(subject)
-            person = level is None and subject in names
+            person = level is None and names.get(subject, FORMER_NAME) != FORMER_NAME
             if not person and level not in robots and stats is None:
                 return None
             ratings = {kind: await self._rating(conn, subject, kind) for kind in KINDS}
@@ -93,7 +104,7 @@ class ClubReads:
             "id": subject,
             "name": names.get(subject, ""),
             "robot": level,
-            "former": level is None and not person,
+            "former": level is None and not person,  # gone, or its row nameless
             "ratings": ratings,
             "stats": dict(zip(STAT_COLUMNS, stats or [0] * len(STAT_COLUMNS), strict=True)),
             "partners": [
@@ -145,8 +156,10 @@ class ClubReads:
         self, subject: str, limit: int, before: int | None
     ) -> tuple[list[dict[str, Any]], int | None]:
         """The games ``subject`` sat in, newest first, before the cursor ``before``
-        (a game's ``n``), and the cursor of the next page (None: no more)."""
-        cursor = "" if before is None else " AND s.n < :before"
+        (``n * 8 + seat`` of the last seat shown: a robot level may sit twice in
+        one game), and the cursor of the next page (None: no more)."""
+        cursor = "" if before is None else " AND s.n <= :bn AND NOT (s.n = :bn AND s.seat >= :bs)"
+        bn, bs = (0, 0) if before is None else divmod(before, CURSOR_SEATS)
         async with self.engine.connect() as conn:
             mine = (
                 await conn.execute(
@@ -154,9 +167,9 @@ class ClubReads:
                         "SELECT s.table_id, s.seat, s.n, s.side, s.place, s.score, s.won,"
                         " g.finished_at, g.preset, g.rated, g.players"
                         " FROM club_seats s JOIN club_games g ON g.table_id = s.table_id"
-                        f" WHERE s.subject = :s{cursor} ORDER BY s.n DESC, s.seat LIMIT :k"
+                        f" WHERE s.subject = :s{cursor} ORDER BY s.n DESC, s.seat DESC LIMIT :k"
                     ),
-                    {"s": subject, "k": limit + 1, "before": before},
+                    {"s": subject, "k": limit + 1, "bn": bn, "bs": bs},
                 )
             ).all()
             more = len(mine) > limit
@@ -176,7 +189,10 @@ class ClubReads:
                     ).all()
                 )
             names = await self._names(conn, [r.subject for r in seats])
-        return [_game(r, seats, names) for r in mine], (mine[-1].n if more else None)
+        last = mine[-1] if more else None
+        return [_game(r, seats, names) for r in mine], (
+            None if last is None else last.n * CURSOR_SEATS + last.seat
+        )
 
     async def leaderboard(
         self, kind: str, preset: str | None, period: str, limit: int
@@ -184,22 +200,27 @@ class ClubReads:
         """The top ``limit`` subjects by rating of ``kind``; with a preset or a
         period (a bucket such as ``m2026-12``), those with a rated game there,
         their games and wins counted there."""
-        if preset is None and period == "all":
-            sql = (
-                "SELECT r.subject, r.rating, r.uncertainty, r.games, r.won FROM club_ratings r"
-                " WHERE r.kind = :kind AND r.games > 0 AND " + _HIDDEN.format("r.subject")
-            )
-        else:
-            sql = (
-                "SELECT r.subject, r.rating, r.uncertainty, b.games, b.won FROM club_buckets b"
-                " JOIN club_ratings r ON r.subject = b.subject AND r.kind = b.kind"
-                " WHERE b.kind = :kind AND b.preset = :preset AND b.period = :period"
-                " AND " + _HIDDEN.format("b.subject")
-            )
-        sql += " ORDER BY r.rating DESC, r.subject DESC LIMIT :k"
         params = {"kind": kind, "preset": preset or "*", "period": period, "k": limit}
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(sa.text(sql), params)).all()
+            if preset is None and period == "all":
+                sql = (
+                    "SELECT r.subject, r.rating, r.uncertainty, r.games, r.won"
+                    " FROM club_ratings r WHERE r.kind = :kind AND r.games > 0"
+                )
+                hidden = "r.subject"
+            else:
+                size = (await conn.execute(sa.text(_BUCKET_SIZE), params)).scalar_one()
+                # a narrow filter is sorted; a broad one is found down the ratings' index
+                order = ("club_buckets b", "club_ratings r")
+                sql = (
+                    "SELECT r.subject, r.rating, r.uncertainty, b.games, b.won FROM "
+                    + " CROSS JOIN ".join(order if size < NARROW_BUCKET else order[::-1])
+                    + " WHERE r.subject = b.subject AND r.kind = b.kind AND b.kind = :kind"
+                    " AND b.preset = :preset AND b.period = :period"
+                )
+                hidden = "b.subject"
+            sql += " AND " + _HIDDEN.format(hidden) + " ORDER BY r.rating DESC, r.subject DESC"
+            rows = (await conn.execute(sa.text(sql + " LIMIT :k"), params)).all()
             names = await self._names(conn, [r.subject for r in rows])
         return [
             {

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import sqlalchemy as sa
 
 from espadas.store.schema import STAT_COLUMNS
-from espadas.tables.finish import FinishedGame
+from espadas.tables.finish import ROBOT_PREFIX, FinishedGame
 from espadas.tables.rating import Skill, display, mean, rate
 from espadas.tables.statistics import SeatStats
 
@@ -152,7 +152,7 @@ def count_game(db: Db, game: FinishedGame) -> bool:
                 "n": n,
                 "seat": s.seat,
                 "subject": s.subject,
-                "name": s.name[:80],
+                "name": s.name[:80] if s.subject.startswith(ROBOT_PREFIX) else "",
                 "side": s.side,
                 "place": s.place,
                 "score": s.score,

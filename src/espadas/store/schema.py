@@ -182,9 +182,10 @@ club_seats = sa.Table(
     sa.Column("place", sa.Integer, nullable=False),
     sa.Column("score", sa.Integer, nullable=False),
     *_stat_columns(),
-    sa.Index("ix_club_seats_subject", "subject", "n"),
+    sa.Index("ix_club_seats_subject", "subject", "n", "seat"),
 )
-"""Each seat of each finished game: who sat there, its result and its statistics."""
+"""Each seat of each finished game: who sat there, its result and its statistics
+(``name``: a robot's; a person's name is read from ``players``, never kept here)."""
 
 club_ratings = sa.Table(
     "club_ratings",
@@ -197,7 +198,7 @@ club_ratings = sa.Table(
     sa.Column("uncertainty", sa.Integer, nullable=False),
     sa.Column("games", sa.Integer, nullable=False),
     sa.Column("won", sa.Integer, nullable=False),
-    sa.Index("ix_club_ratings_board", "kind", "rating"),
+    sa.Index("ix_club_ratings_board", "kind", "rating", "subject"),
 )
 """Each subject's rating of each kind (``partnership``, ``individual``)."""
 

@@ -49,7 +49,7 @@ class SeatResult:
     side: int
     place: int
     """1 for the winning side; sides with equal scores share a place (not the side
-    that left, which is last)."""
+    that left, which is last); ``won`` is the engine's one winner."""
     won: bool
     score: int
     stats: SeatStats
@@ -92,7 +92,6 @@ def side_places(game: Game) -> list[int]:
         previous = order[i - 1] if i else None
         tied = (
             previous is not None
-            and i > 1
             and side != result.loser
             and game.scores[side] == game.scores[previous]
         )

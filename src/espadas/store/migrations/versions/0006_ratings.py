@@ -74,7 +74,7 @@ def upgrade() -> None:
         sa.Column("score", sa.Integer, nullable=False),
         *_stats(),
     )
-    op.create_index("ix_club_seats_subject", "club_seats", ["subject", "n"])
+    op.create_index("ix_club_seats_subject", "club_seats", ["subject", "n", "seat"])
     op.create_table(
         "club_ratings",
         _id("subject"),
@@ -86,7 +86,7 @@ def upgrade() -> None:
         sa.Column("games", sa.Integer, nullable=False),
         sa.Column("won", sa.Integer, nullable=False),
     )
-    op.create_index("ix_club_ratings_board", "club_ratings", ["kind", "rating"])
+    op.create_index("ix_club_ratings_board", "club_ratings", ["kind", "rating", "subject"])
     op.create_table(
         "club_history",
         _id("subject"),

@@ -1,0 +1,56 @@
+"""Ratings tell robot levels apart: after a few hundred games between levels the
+stronger level is rated above the weaker one (OpenSkill through the store's own
+counting, on a SQLite file). ``normal`` against ``aleatorio`` always runs;
+``experto`` (a search: slow on a shared machine) only with ``ESPADAS_SLOW=1``."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from club_helpers import T0, robot_game
+from espadas.store.club_writes import CoreDb, count_game
+from espadas.store.store import Store
+
+
+def rate_matches(path: Path, pairings: list[tuple[str, str]], games: int) -> dict[str, int]:
+    """Plays ``games`` partnership games of each pairing (sides swapped every other
+    game) and counts them; the levels' ratings."""
+
+    async def run() -> dict[str, int]:
+        store = await Store.open(f"sqlite:///{path}")
+        try:
+            n = 0
+            for a, b in pairings:
+                for i in range(games):
+                    first, second = (a, b) if i % 2 == 0 else (b, a)
+                    n += 1
+                    game = robot_game(
+                        f"r{n}", [first, second, first, second], n, T0 + timedelta(minutes=n)
+                    )
+                    async with store.engine.begin() as conn:
+                        assert await conn.run_sync(lambda c, g=game: count_game(CoreDb(c), g))
+            board = await store.club.leaderboard("partnership", None, "all", 10)
+        finally:
+            await store.close()
+        return {r["robot"]: r["rating"] for r in board}
+
+    return asyncio.run(run())
+
+
+def test_normal_is_rated_above_aleatorio(tmp_path: Path) -> None:
+    ratings = rate_matches(tmp_path / "r.db", [("normal", "aleatorio")], 200)
+    print(ratings)
+    assert ratings["normal"] > ratings["aleatorio"] + 100, ratings
+
+
+@pytest.mark.skipif(not os.environ.get("ESPADAS_SLOW"), reason="slow: set ESPADAS_SLOW=1")
+def test_experto_above_normal_above_aleatorio(tmp_path: Path) -> None:
+    pairings = [("normal", "aleatorio"), ("experto", "normal"), ("experto", "aleatorio")]
+    ratings = rate_matches(tmp_path / "r.db", pairings, 100)
+    print(ratings)
+    assert ratings["experto"] > ratings["normal"] > ratings["aleatorio"], ratings
