@@ -32,6 +32,7 @@ from espadas.server.session_api import follow_link, open_link
 from espadas.server.settings import Settings
 from espadas.store.store import Store
 from espadas.tables.ids import TABLE_ID
+from espadas.web.club_pages import add_club_pages
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
@@ -195,6 +196,12 @@ def create_site(settings: Settings | None = None) -> FastAPI:
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers=headers)
         return Response(body, media_type="application/json", headers=headers)
+
+    add_club_pages(
+        app,
+        html_page,
+        lambda request: message_page(page_lang(request), "page.no_player", 404),
+    )
 
     @app.get("/sw.js", include_in_schema=False)
     async def service_worker() -> FileResponse:

@@ -133,6 +133,7 @@ async function showSignedIn(me) {
   document.getElementById("signin").hidden = true;
   document.getElementById("signed").hidden = false;
   document.getElementById("hello").textContent = t("home.hello", { name: me.name });
+  document.getElementById("own-profile").hidden = false;
   await listTables();
   await showContact();
   await showDevices();

@@ -35,7 +35,7 @@ function render() {
     const section = document.createElement("section");
     section.className = "replay-seat";
     section.setAttribute("aria-label", name(seat));
-    section.innerHTML = `<h3>${escapeHtml(name(seat))}${step.dealer === seat ? ` · ${escapeHtml(t("seat.dealer"))}` : ""}</h3>
+    section.innerHTML = `<h3><a href="/mesa/${escapeHtml(tableId)}/asiento/${seat}">${escapeHtml(name(seat))}</a>${step.dealer === seat ? ` · ${escapeHtml(t("seat.dealer"))}` : ""}</h3>
 <p>${escapeHtml(t("seat.bid", { bid: bidName(step.bids[seat]) }))} · ${escapeHtml(t("seat.tricks", { n: step.tricks_taken[seat] }))}</p>`;
     const hand = document.createElement("div");
     hand.className = "hand small";

@@ -90,6 +90,11 @@ export function renderResult(v) {
     html += "</ol>";
   }
   if (v.sheet.length) html += chartSvg(v);
+  // each seat's profile (the site redirects to the person or robot who sat there)
+  const profiles = v.seats
+    .map((seat, i) => (seat ? `<a href="/mesa/${escapeHtml(v.id)}/asiento/${i}">${escapeHtml(seatLabel(v, i))}</a>` : ""))
+    .filter(Boolean);
+  if (profiles.length) html += `<p class="profiles">${escapeHtml(t("result.profiles"))} ${profiles.join(", ")}</p>`;
   html += `<p><a href="/api/tables/${escapeHtml(v.id)}/record" download>${escapeHtml(t("result.download"))}</a>
  · <a href="/mesa/${escapeHtml(v.id)}/repeticion">${escapeHtml(t("result.replay"))}</a></p>`;
   box.innerHTML = html;
