@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ async def two_games(url: str, counted: bool) -> None:
         for i, seats in enumerate(
             (["ana", "bea", "robot:normal", "carla"], ["ana", "bea", "dani"])
         ):
-            options = {"players": 3} if len(seats) == 3 else {}
+            options: dict[str, Any] = {"players": 3} if len(seats) == 3 else {}
             table, log, ended = played_table(f"c{i}", seats, i, rated=i == 0, **options)
             await store.append(table.id, 0, log[:ended], "playing", "ana")
             finished = finished_game(table) if counted else None

@@ -27,12 +27,12 @@ from espadas.engine import (
     Play,
     PlayerView,
     Rules,
+    deal_scores,
 )
 from espadas.robots import RandomRobot, Robot, registry
 from espadas.robots.arena import (
     MatchSpec,
     deal_for,
-    deal_scores,
     derive_seed,
     run_match,
     seatings,

@@ -7,14 +7,26 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Connection
 
 from club_helpers import T0, robot_game
 from espadas.store.club_writes import CoreDb, count_game
 from espadas.store.store import Store
+from espadas.tables.finish import FinishedGame
+
+
+def counter(game: FinishedGame) -> Callable[[Connection], bool]:
+    """Counts ``game`` on a synchronous connection (for ``run_sync``)."""
+
+    def count(conn: Connection) -> bool:
+        return count_game(CoreDb(conn), game)
+
+    return count
 
 
 def rate_matches(path: Path, pairings: list[tuple[str, str]], games: int) -> dict[str, int]:
@@ -33,7 +45,7 @@ def rate_matches(path: Path, pairings: list[tuple[str, str]], games: int) -> dic
                         f"r{n}", [first, second, first, second], n, T0 + timedelta(minutes=n)
                     )
                     async with store.engine.begin() as conn:
-                        assert await conn.run_sync(lambda c, g=game: count_game(CoreDb(c), g))
+                        assert await conn.run_sync(counter(game))
             board = await store.club.leaderboard("partnership", None, "all", 10)
         finally:
             await store.close()

@@ -212,7 +212,7 @@ def test_names_come_from_the_players_and_former_players_are_marked(db: Runner) -
         table, log, ended = played_table("f1", [ana.id, bea.id, "robot:normal", "carla"], 8)
         await store.append("f1", 0, log[:ended], "playing", ana.id)
         await store.append("f1", ended, log[ended:], "finished", finished=finished_game(table))
-        await store.rename_player(bea.id, "former:player")  # what deleting an account leaves
+        await store.delete_player(bea.id, T0)  # Bea deletes her account
         return ana.id, bea.id
 
     ana, bea = runner.run(play())
@@ -231,3 +231,19 @@ def test_names_come_from_the_players_and_former_players_are_marked(db: Runner) -
             return [r.name for r in rows]
 
     assert runner.run(kept()) == ["", "", "robot:normal", ""]
+
+
+def test_a_robot_level_seated_twice_plays_one_game_and_is_not_its_own_partner(
+    db: Runner,
+) -> None:
+    store, runner = db
+    # seats 0 and 2 are partners: robot:normal partners itself, ana partners bea
+    runner.run(store_game(store, "t1", ["ana", "robot:normal", "bea", "robot:normal"], 11))
+    robot = runner.run(store.club.profile("robot-normal", ()))
+    assert robot is not None and robot["stats"]["games"] == 1
+    assert robot["stats"]["won"] in (0, 1) and robot["partners"] == []
+    assert robot["stats"]["hands"] >= 2  # its hands still count per seat
+    ana = runner.run(store.club.profile("ana", ()))
+    assert ana is not None and [p["id"] for p in ana["partners"]] == ["bea"]
+    pairs = runner.run(store.club.pairs(None, "all", 10))
+    assert all(len({p["id"] for p in row["players"]}) == 2 for row in pairs)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine_helpers import PRESETS, deal_of, play_random
-from espadas.engine import Game, Rules
+from engine_helpers import deal_of, play_random
+from espadas.engine import PRESETS, Game, Rules
 from espadas.engine.record import game_record, rebuild
 from espadas.tables.finish import side_places
 from espadas.tables.statistics import STAT_FIELDS, SeatStats, seat_statistics

@@ -235,14 +235,20 @@ RATING_KEYS = ("subject", "kind", "mu", "sigma", "rating", "uncertainty", "won")
 def _add_stats(db: Db, game: FinishedGame) -> None:
     totals: dict[str, SeatStats] = defaultdict(SeatStats)
     partners: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
-    by_seat = {s.seat: s for s in game.seats}
     for seat in game.seats:
         totals[seat.subject].add(seat.stats)
         if game.kind == "partnership":
-            other = by_seat[(seat.seat + 2) % 4]
-            pair = partners[seat.subject, other.subject]
-            pair[0] += 1
-            pair[1] += int(seat.won)
+            other = next(s for s in game.seats if s.side == seat.side and s is not seat)
+            if other.subject != seat.subject:  # a robot level is not its own partner
+                pair = partners[seat.subject, other.subject]
+                pair[0] += 1
+                pair[1] += int(seat.won)
+    # a robot level seated twice played one game, not two (its hands count per seat)
+    for subject, total in totals.items():
+        held = [s for s in game.seats if s.subject == subject]
+        if len(held) > 1:
+            total.games = 1
+            total.won = int(any(s.won for s in held))
     db.many(SQL["stats"], [{"subject": s, **totals[s].as_dict()} for s in sorted(totals)])
     db.many(
         SQL["partner"],
@@ -271,7 +277,8 @@ def _add_buckets(db: Db, game: FinishedGame, at: str) -> None:
     pairs: dict[tuple[str, str], int] = {}
     for side in range(2):
         first, second = sorted(s.subject for s in game.seats if s.side == side)
-        pairs[first, second] = int(any(s.won for s in game.seats if s.side == side))
+        if first != second:  # two seats of one robot level are not a pair
+            pairs[first, second] = int(any(s.won for s in game.seats if s.side == side))
     db.many(
         SQL["pair"],
         [
