@@ -50,6 +50,23 @@ def test_robots_think_in_a_process_pool(tmp_path: Path) -> None:
         assert view["faults"] == 0
 
 
+def test_a_robots_time_limit_starts_after_the_warm_up(tmp_path: Path) -> None:
+    """One worker, a time limit shorter than the worker's warm-up (it loads the
+    search's compiled kernel): the first decisions, queued behind the warm-up, are
+    not late (they were, and a legal card was played for the robot)."""
+    settings = settings_for(
+        tmp_path, robot_workers=1, robot_timeout_s=0.5, rate=10_000, burst=10_000
+    )
+    with running_server(settings) as base:
+        ana = Client(base)
+        ana.sign_in("Ana")
+        tid = ana.ok("POST", "/api/tables", {"renege": "prevented"})["id"]
+        ana.ok("POST", f"/api/tables/{tid}/robots", {"level": "normal"})
+        ana.ok("POST", f"/api/tables/{tid}/start")  # at once: the warm-up still runs
+        view = play_hand(ana, tid)
+        assert view["faults"] == 0
+
+
 def test_faulty_robot_programs_cannot_stop_a_table(tmp_path: Path) -> None:
     python = sys.executable
     settings = settings_for(

@@ -75,7 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.identity = Identity(settings.signing_key())
         warming = None
         if settings.robot_workers or settings.robot_queue:
-            warming = asyncio.create_task(robots.warm_up())
+            warming = hub.warming = asyncio.create_task(robots.warm_up())
         listening = (
             asyncio.create_task(store.listen(hub.changed_elsewhere)) if store.shared else None
         )

@@ -51,6 +51,10 @@ A table someone here has open is read at once; the bound is for cached tables
 nobody here is watching."""
 
 
+WARM_UP_WAIT_S = 120.0
+"""How long a robot's first decision waits for the workers' warm-up at most."""
+
+
 def _follow(new: list[Event], version: int, latest: int) -> bool:
     """Whether ``new`` takes a table from ``version`` to ``latest`` without a gap.
 
@@ -86,6 +90,9 @@ class Hub:
         self.store = store
         self.settings = settings
         self.robots = robots
+        self.warming: asyncio.Task[None] | None = None
+        """The robot workers' warm-up, while it runs: a robot's time limit starts
+        after it (a decision queued behind it would otherwise be late)."""
         self._tables: dict[str, Table] = {}
         self._texts: dict[str, ViewText] = {}
         """Each cached table's newest view text (public part made once per version)."""
@@ -414,6 +421,8 @@ class Hub:
                 seed = _seed(table_id, version)
                 faults: list[str] = []
                 action: Action
+                if self.warming is not None and not self.warming.done():
+                    await asyncio.wait({self.warming}, timeout=WARM_UP_WAIT_S)
                 try:
                     action, faults = await asyncio.wait_for(
                         self.robots.decide(
