@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import httpx
@@ -165,9 +166,11 @@ def test_the_profile_shows_the_api_numbers(
     assert figures["Bostons (13 bazas)"] == str(stats["bostons"])
     made, tried = stats["contracts_made"], stats["contracts"]
     assert figures["Contratos cumplidos"].startswith(f"{made} de {tried} (")
-    assert stats["hands"] > 0 and figures["Puntos por mano"] == (
-        f"{stats['points'] / stats['hands']:.1f}".replace(".", ",")
+    # the page rounds halves away from zero, as Intl.NumberFormat does (59.25 -> 59,3)
+    per_hand = (Decimal(stats["points"]) / Decimal(stats["hands"])).quantize(
+        Decimal("0.1"), rounding=ROUND_HALF_UP
     )
+    assert stats["hands"] > 0 and figures["Puntos por mano"] == str(per_hand).replace(".", ",")
     # favourite partners: the robots she sat with, most games first
     partners = page.locator("#partners tbody th").all_text_contents()
     assert partners == ["Robot aleatorio", "Robot normal"]
