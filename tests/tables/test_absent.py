@@ -97,6 +97,17 @@ def test_a_rematch_keeps_the_option() -> None:
     assert rematch.absent == "robot" and events[0].data["absent"] == "robot"
 
 
+def test_a_rematch_after_a_replacement_seats_the_robot_and_keeps_rated() -> None:
+    table = table_of()
+    replace(table, "ana", T0 + LIMIT, "normal", LIMIT)
+    table.act("ana", "abandon", T0 + LIMIT)
+    assert finished_game(table).rated is False  # a replaced seat: not rated
+    rematch, _ = Table.rematch_from(table, "t1-2", T0 + LIMIT)
+    assert rematch.rated is True and rematch.replaced == []
+    assert rematch.seats[1] is not None and rematch.seats[1].robot == "normal"
+    assert rematch.seat_of("luis") is None
+
+
 # -- refusals ------------------------------------------------------------------------
 
 

@@ -1,7 +1,7 @@
 """Putting a robot in an absent person's seat from the table page (Playwright in
 Debian's chromium), in Spanish and in English: the creation form's option, the
 rules panel, the line that says from when, then the button, pressed and
-confirmed by keyboard; the robot plays on. axe-core clean before and after.
+confirmed by keyboard; the live region says it; the robot plays on. axe-core clean before and after.
 
 The server's clock is faked (turn limit ten minutes) and the browser's clock is
 set to it (Playwright's clock), so the page's "from when" and the server agree."""
@@ -37,6 +37,7 @@ TEXTS = {
         "put": "Poner un robot",
         "from": "podrás poner un robot en su asiento desde",
         "rule": "Quien no juegue a tiempo: un robot ocupa su asiento",
+        "said": "Un robot ocupa ahora el asiento de Luis",
     },
     "en": {
         "locale": "en-GB",
@@ -45,6 +46,7 @@ TEXTS = {
         "put": "Put a robot in",
         "from": "you may put a robot in their seat from",
         "rule": "An absent player: a robot takes their seat",
+        "said": "A robot now takes Luis's seat",
     },
 }
 
@@ -98,6 +100,11 @@ def test_putting_a_robot_in_from_the_table_page(browser: Browser, base: str, lan
     put.wait_for()
     axe_clean(page, f"absent-{lang}-before")
     shot(page, f"absent-{lang}")
+    page.evaluate(
+        """() => { window.__said = []; const live = document.getElementById('live');
+        new MutationObserver(() => window.__said.push(live.textContent))
+          .observe(live, { childList: true, characterData: true, subtree: true }); }"""
+    )
     put.focus()
     page.keyboard.press("Enter")
     page.wait_for_selector("#confirm[open]")
@@ -114,6 +121,8 @@ def test_putting_a_robot_in_from_the_table_page(browser: Browser, base: str, lan
     assert seats[1]["robot"] is not None and seats[1]["robot"] == seats[3]["robot"]
     assert view["replaced"] == [1]
     assert luis.view(table)["you"] is None
+    # the live region said it, naming Luis
+    wait_for(page, "(t) => window.__said.some((s) => s.includes(t))", words["said"])
     wait_for(
         page, "(t) => !document.getElementById('actions').textContent.includes(t)", words["put"]
     )
