@@ -201,6 +201,19 @@ def test_the_replacement_robot_is_the_tables_robot_level() -> None:
     assert event.data["level"] == "aleatorio"
 
 
+def test_the_creator_is_told_when_their_own_partner_may_be_replaced() -> None:
+    table = table_of()
+    table.act("luis", "bid", T0, value=3)  # Eva, Ana's partner, is to bid
+    told = sorted(n.player for n in plan(table, LIMIT) if n.kind == "claimable")
+    assert told == ["ana", "juan", "luis"]
+    plain = table_of(absent="claim")
+    plain.act("luis", "bid", T0, value=3)
+    assert sorted(n.player for n in plan(plain, LIMIT) if n.kind == "claimable") == [
+        "juan",
+        "luis",
+    ]
+
+
 def test_the_notices_of_a_replacement() -> None:
     table = table_of()
     before = plan(table, LIMIT)

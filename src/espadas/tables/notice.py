@@ -85,6 +85,9 @@ def plan(table: Table, turn_limit: timedelta, delay: timedelta = timedelta(0)) -
             continue
         if table.rules.side_of(other) != side:
             notices.append(notice("claimable", occupant.player, start + turn_limit))
+    told = {n.player for n in notices}
+    if table.absent == "robot" and table.creator not in told:  # the creator may replace too
+        notices.append(notice("claimable", table.creator, start + turn_limit))
     return notices
 
 
