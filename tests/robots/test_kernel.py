@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from espadas.engine import Card, Game, Rules
+from espadas.engine import Game, Rules
 from espadas.engine.hand import first_lead_card
 from espadas.engine.record import game_record, rebuild
 from espadas.robots import kernel
@@ -198,19 +198,3 @@ def test_policy_covers_the_partners_nil() -> None:
     hands = [mask(KH), mask(TH, TWO_H, AS), mask(QH), mask(FIVE_H)]
     card = policy_card(1, hands, [NINE_H, FOUR_H], 3, [3, 4, 3, 0], [0, 0, 0, 0])
     assert card == TH
-
-
-def test_policy_leads_low_into_an_opponents_nil_it_cannot_force_yet() -> None:
-    # Seat 1 bid Nil with the king and three of hearts: no lead forces it now, but
-    # the five of hearts makes it spend its three (as normal leads, seeing no cards),
-    # rather than the ace of diamonds, a suit it is void in.
-    c = {name: int(Card(name)) for name in ("6H", "5H", "AD", "KH", "3H", "2S", "KD", "2C")}
-    c |= {name: int(Card(name)) for name in ("3C", "4H", "QD", "AC")}
-    hands = [
-        mask(c["6H"], c["5H"], c["AD"]),
-        mask(c["KH"], c["3H"], c["2S"]),
-        mask(c["KD"], c["2C"], c["3C"]),
-        mask(c["4H"], c["QD"], c["AC"]),
-    ]
-    card = policy_card(0, hands, [], 0, [3, 0, 3, 4], [0, 0, 0, 0])
-    assert card == c["5H"]

@@ -28,10 +28,6 @@ from espadas.robots.kernel.jit import jit_inline
 from espadas.robots.kernel.seats import NO_PARTNER
 from espadas.robots.kernel.tactics import card_value, holds
 
-STRIP = 0.3
-"""The worth, as a share of a sure force, of leading into an opponent's Nil a card
-it can still play under, by the share of its cards of the suit above the card."""
-
 
 @jit_inline
 def lead_own_nil(legal: int) -> int:
@@ -83,10 +79,7 @@ def lead_into_nil(
     n: int,
 ) -> int:
     """An opponent's Nil: the card most likely to force it to win, unless its
-    partner covers; else a low card of a suit where it holds cards above it (it
-    must spend a low card under it, and the next lead may force it: ``normal``,
-    who cannot see the Nil's cards, leads low into it whenever it may be forced);
-    -1 when no lead gives a real chance."""
+    partner covers; -1 when no lead gives a real chance."""
     best = -1
     best_v = -1e18
     best_p = 0.0
@@ -101,9 +94,6 @@ def lead_into_nil(
             if not alive[o] or o in (seat, mate):
                 continue
             f = 1.0 if forced_to_win(hands[o], c, suit) else 0.0
-            held = hands[o] & suit_mask(suit)
-            if f == 0.0 and held:
-                f = STRIP * popcount(held & above(c)) / popcount(held)
             om = partner[o]
             if f > 0 and om != NO_PARTNER and not alive[om] and can_beat(hands[om], c, suit):
                 first_mate = (om - seat) % n < (o - seat) % n
