@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from espadas.engine import BLIND_NIL, Action, Bid, Card, Game, Look, NextHand, Play, Rules
 from espadas.i18n import LANGS, UI, reason_text, translate
 from espadas.robots.expert import ExpertRobot, OmniscientRobot
-from espadas.robots.expert.robot import BID_MARGIN, PLAY_MARGIN
+from espadas.robots.expert.robot import BID_MARGIN, NIL_HABITS, NIL_MARGIN, PLAY_MARGIN
 from espadas.robots.explain import (
     BID_REASONS,
     PLAY_REASONS,
@@ -162,6 +162,8 @@ def test_expert_points_come_from_its_search() -> None:
                 assert mine is not None
                 best = max(c.points for c in found.candidates if c.points is not None)
                 margin = BID_MARGIN if isinstance(found.action, Bid) else PLAY_MARGIN
+                if found.habit in NIL_HABITS and not isinstance(found.action, Bid):
+                    margin = NIL_MARGIN  # a habit that protects a Nil of its side
                 assert found.params["margin"] == margin
                 if found.reason == "search_best":
                     assert mine == best

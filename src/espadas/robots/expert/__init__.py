@@ -18,8 +18,8 @@ to come guessed as ``normal`` would make them with the sampled hands.
 
 The rule-based habits of ``normal`` are its guide: when the search finds no
 action clearly better than the one ``normal`` would take (by ``PLAY_MARGIN`` or
-``BID_MARGIN`` points), ``experto`` takes that one, so sampling noise does not
-turn into mistakes.
+``BID_MARGIN`` points, ``NIL_MARGIN`` when the habit protects a Nil of its own
+side), ``experto`` takes that one, so sampling noise does not turn into mistakes.
 
 The work per decision is a fixed number of play-outs (``budget_ms`` times a
 rate measured on a 2-core machine), so a robot is deterministic for its seed.

@@ -64,6 +64,18 @@ counts tricks less well than the hand evaluation (measured with duplicate
 matches against ``normal``: search bids alone lost about 6 points a deal)."""
 
 
+NIL_MARGIN = 10.0
+NIL_HABITS = frozenset(
+    {"nil_lead_low", "nil_under", "nil_forced_last", "nil_forced_hope"}
+    | {"cover_overtake", "cover_high", "cover_lead"}
+)
+"""When ``normal``'s habit protects a Nil of its own side (its own, or the
+partner's: :data:`NIL_HABITS`), the search overrules it only when it expects at
+least ``NIL_MARGIN`` points more: a Nil is a 200-point swing that the play-outs
+judge loosely (their Nil bidders' hands fit the bid only roughly), and losing a
+partner's Nil for a few points of tricks is the mistake players forgive least."""
+
+
 class ExpertRobot:
     """Sampling and play-out search. ``budget_ms`` sets the work per decision."""
 
@@ -214,12 +226,11 @@ class ExpertRobot:
         guide = int(card)
         at = _representative(candidates, guide)
         # the habit, unless the search finds something clearly better
-        chosen = (
-            guide if float(scores[best]) - float(scores[at]) <= PLAY_MARGIN else candidates[best]
-        )
+        margin = NIL_MARGIN if why in NIL_HABITS else PLAY_MARGIN
+        chosen = guide if float(scores[best]) - float(scores[at]) <= margin else candidates[best]
         shown = [guide if i == at else x for i, x in enumerate(candidates)]
         weighed = [(Play(CARDS[x]), float(s)) for x, s in zip(shown, scores, strict=True)]
-        return searched(Play(CARDS[chosen]), Play(card), weighed, why, {"margin": PLAY_MARGIN})
+        return searched(Play(CARDS[chosen]), Play(card), weighed, why, {"margin": margin})
 
     def _run(
         self,
