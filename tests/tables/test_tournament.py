@@ -74,10 +74,12 @@ def test_who_may_join() -> None:
 
 
 def test_event_table_ids() -> None:
-    made = table_id("ev1234567890")
-    assert event_of_table(made) == "ev1234567890" and len(made) <= 64
+    for _ in range(200):  # the random part may hold "-" and "_"
+        made = table_id("ev1234567890")
+        assert event_of_table(made) == "ev1234567890" and len(made) <= 64
     assert event_of_table("abcdefgh12345678") is None
     assert event_of_table("torneo-x") is None
+    assert event_of_table("torneo-ev1234567890-" + "x" * 23) is None
 
 
 def test_pairs_movement_by_hand() -> None:

@@ -33,6 +33,7 @@ join, a start time (or a start by the organiser) and optionally a length in days
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ from espadas.tables.table import Table as GameTable
 
 PREFIX = "torneo-"
 """The start of an event table's id: ``torneo-EVENT-`` and 144 random bits."""
+_TABLE_ID = re.compile(r"^torneo-([A-Za-z0-9]{12})-[A-Za-z0-9_-]{24}$")
 MAX_BOARDS = 100
 MAX_ROUNDS = 12
 MAX_DAYS = 60
@@ -277,9 +279,8 @@ def event_of_table(table: str) -> str | None:
     """The event id of an event table's id, or ``None`` for any other table."""
     if not table.startswith(PREFIX):
         return None
-    rest = table[len(PREFIX) :]
-    event, _, secret = rest.rpartition("-")
-    return event if event and len(secret) == 24 else None
+    found = _TABLE_ID.match(table)
+    return None if found is None else found.group(1)
 
 
 def open_table(
