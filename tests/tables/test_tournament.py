@@ -61,7 +61,7 @@ def test_the_choices_are_checked() -> None:
         ({"name": "x", "options": {"players": 7}}, "event_rules"),
     ):
         with pytest.raises(TournamentError) as err:
-            make_spec(**bad)  # type: ignore[arg-type]
+            make_spec(**bad)
         assert err.value.code == code and err.value.status == 422
 
 

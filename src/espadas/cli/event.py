@@ -82,7 +82,7 @@ async def _run(args: argparse.Namespace, url: str) -> str:
         if args.action == "create":
             return await _create(args, db)
         if args.action == "list":
-            rows = await db.list()
+            rows = await db.newest()
             if args.json:
                 return json.dumps([{"id": r.id, "name": r.name, "status": r.status} for r in rows])
             return "\n".join(f"{r.id}  {r.status:9}  {r.name}" for r in rows)

@@ -196,7 +196,7 @@ async def _event_out(request: Request, event: EventRow, player: Player | None) -
 async def list_events(request: Request) -> dict[str, Any]:
     """The newest events (100 at most)."""
     service = _service(request)
-    return {"events": [_summary(e) for e in await service.db.list()]}
+    return {"events": [_summary(e) for e in await service.db.newest()]}
 
 
 @router.post("/api/events", status_code=201, responses=answer(EventOut, 201) | refusals(401, 422))

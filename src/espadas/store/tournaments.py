@@ -120,7 +120,7 @@ class Tournaments:
             row = (await conn.execute(sa.select(events).where(events.c.id == event_id))).first()
         return None if row is None else _event(row)
 
-    async def list(self, limit: int = 100) -> list[EventRow]:
+    async def newest(self, limit: int = 100) -> list[EventRow]:
         """The newest events first."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(

@@ -377,9 +377,7 @@ def standings(
         results += own
         played.setdefault(n, []).append(len({r.board for r in own}))
     if not final:
-        complete = {
-            b for n, counts in played.items() for b in round_range(spec, n)[: min(counts)]
-        }
+        complete = {b for n, counts in played.items() for b in round_range(spec, n)[: min(counts)]}
         results = [r for r in results if r.board in complete]
     return standings_of(spec, results)
 

@@ -14,7 +14,7 @@ function fixed(value) {
 }
 
 function player(name) {
-  return name.startsWith("robot:") ? t(`robot.${name.slice(6)}`) : name;
+  return name.startsWith("robot:") ? t("events.robot_seat", { level: t(`robot.${name.slice(6)}`) }) : name;
 }
 
 function entrantName(name) {
