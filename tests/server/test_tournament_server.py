@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
-from espadas.engine import CardSet
+from espadas.engine import Card, CardSet
 from espadas.tables.boards import verify_boards
 from espadas.tables.clock import FakeClock
 from espadas.tables.tournament import EventSpec, standings, standings_json
@@ -202,3 +202,36 @@ def test_an_event_of_two_rounds(base: str, clock: FakeClock) -> None:
     finally:
         for client in [*clients.values(), org]:
             client.close()
+
+
+def test_start_time_and_deadline(base: str, clock: FakeClock) -> None:
+    """An event with a start time starts by itself then; one open for a day ends a
+    day after its start, whatever is left unplayed (then its boards are public);
+    one with a start time and nobody joined ends empty."""
+    org, ana = Client(base), Client(base)
+    try:
+        org.sign_in("Olga")
+        ana.sign_in("Ana")
+        at = (clock.now() + timedelta(hours=2)).isoformat()
+        made = org.ok("POST", "/api/events", {"name": "Solo", "boards": 1, "starts_at": at,
+                                              "days": 1, "robot": "aleatorio"})  # fmt: skip
+        empty = org.ok("POST", "/api/events", {"name": "Vacío", "boards": 1, "starts_at": at})
+        token = made["link"].split("?t=")[1]
+        ana.ok("POST", f"/api/events/{made['id']}/join", {"token": token})
+        assert org.ok("GET", f"/api/events/{made['id']}")["status"] == "open"
+        clock.advance(hours=2, seconds=1)
+        started = ana.ok("GET", f"/api/events/{made['id']}")
+        assert started["status"] == "playing" and started["tables"][0]["table"]
+        assert started["tables"][0]["players"][0] == "Ana"
+        assert org.ok("GET", f"/api/events/{empty['id']}")["status"] == "finished"
+        view = ana.view(started["tables"][0]["table"])
+        assert view["you"] == 0 and view["game"]["phase"] in ("bidding", "playing")
+        clock.advance(days=1)
+        ended = ana.ok("GET", f"/api/events/{made['id']}")
+        assert ended["status"] == "finished"
+        board = ana.ok("GET", f"/api/events/{made['id']}/boards")["boards"][0]
+        held = ana.view(started["tables"][0]["table"])["game"]["hand"]
+        assert int(CardSet(Card.parse(c) for c in held)) == int(CardSet.parse(board["deal"][0]))
+    finally:
+        org.close()
+        ana.close()
