@@ -117,7 +117,7 @@ async function post(path, body, said) {
 async function main() {
   await setUp();
   const me = await session();
-  await refresh(me);
+  // the buttons answer from the moment they are shown
   document.getElementById("join").addEventListener("click", async () => {
     if (await post("join", { token }, t("events.joined"))) await refresh(me);
     document.getElementById("leave").focus();
@@ -129,6 +129,7 @@ async function main() {
   document.getElementById("start").addEventListener("click", async () => {
     if (await post("start", {}, t("events.started"))) await refresh(me);
   });
+  await refresh(me);
   window.setInterval(() => refresh(me), REFRESH_MS);
 }
 

@@ -57,8 +57,6 @@ async function main() {
   const me = await session();
   document.getElementById("sign-in").hidden = Boolean(me);
   const form = document.getElementById("create-event");
-  form.hidden = !me;
-  await showList();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = body();
@@ -76,6 +74,8 @@ async function main() {
     // the link with its token (when the event has one): the organiser may join too
     window.location.href = `/torneo/${answer.data.id}${new URL(answer.data.link).search}`;
   });
+  form.hidden = !me; // shown once it answers
+  await showList();
 }
 
 main();
