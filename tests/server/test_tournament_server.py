@@ -235,3 +235,33 @@ def test_start_time_and_deadline(base: str, clock: FakeClock) -> None:
     finally:
         org.close()
         ana.close()
+
+
+def test_an_individual_event(base: str) -> None:
+    """Three-player individual rules: two entrants and a robot at one table, each
+    seat its own direction; the standings name the players."""
+    org, ana, bea = Client(base), Client(base), Client(base)
+    try:
+        org.sign_in("Olga")
+        ana.sign_in("Ana")
+        bea.sign_in("Bea")
+        body = {"name": "Sala", "preset": "sala", "options": {"players": 3}, "boards": 1,
+                "robot": "aleatorio", "invited": ["Ana", "bea"]}  # fmt: skip
+        made = org.ok("POST", "/api/events", body)
+        assert made["mode"] == "individual" and made["rules"]["players"] == 3
+        for client in (ana, bea):
+            client.ok("POST", f"/api/events/{made['id']}/join", {})
+        started = org.ok("POST", f"/api/events/{made['id']}/start")
+        seated = started["tables"][0]["players"]  # (joined at the same instant: by id)
+        assert sorted(seated[:2]) == ["Ana", "Bea"] and seated[2] == "robot:aleatorio"
+        play_table({"Ana": ana, "Bea": bea}, started["tables"][0]["table"], 1)
+        wait_for(
+            lambda: org.ok("GET", f"/api/events/{made['id']}")["status"] == "finished",
+            "the event did not end",
+        )
+        shown = org.ok("GET", f"/api/events/{made['id']}/standings")
+        assert sorted(s["entrant"] for s in shown["overall"]) == ["Ana", "Bea"]
+        assert {line["direction"] for s in shown["overall"] for line in s["lines"]} == {0, 1}
+    finally:
+        for client in (org, ana, bea):
+            client.close()

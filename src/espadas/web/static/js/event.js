@@ -2,7 +2,7 @@
 // yours; the others once their round is over), the standings per round and
 // overall, and at the end the boards file and the records.
 import { call, session } from "./api.js";
-import { t } from "./i18n.js";
+import { seatPlace, t } from "./i18n.js";
 import { announce, escapeHtml, setUp, showError } from "./page.js";
 
 const REFRESH_MS = 15000;
@@ -50,7 +50,7 @@ function renderEvent(e, me) {
   document.getElementById("tables").innerHTML = rounds.map((r) => {
     const items = e.tables.filter((x) => x.round === r).map((x) => {
       const line = t("events.table_line", {
-        players: x.players.map(player).join(", "),
+        players: x.players.map((name, seat) => `${seatPlace(x.players.length, seat)} ${player(name)}`).join(", "),
         played: x.boards_played,
         boards: e.boards / e.rounds,
       });
