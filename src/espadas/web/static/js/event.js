@@ -50,7 +50,7 @@ function renderEvent(e, me) {
   document.getElementById("tables").innerHTML = rounds.map((r) => {
     const items = e.tables.filter((x) => x.round === r).map((x) => {
       const line = t("events.table_line", {
-        players: x.players.map((name, seat) => `${seatPlace(x.players.length, seat)} ${player(name)}`).join(", "),
+        players: x.players.map((name, seat) => `${seatPlace(x.players.length, seat)}: ${player(name)}`).join(", "),
         played: x.boards_played,
         boards: e.boards / e.rounds,
       });
