@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,46 @@ def test_events_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixt
         finally:
             for client in (org, ana, bea, cai):
                 client.close()
+
+
+def test_a_round_written_but_not_opened_is_opened_when_looked_at(tmp_path: Path) -> None:
+    """As after a crash between writing a round's tables and opening them: the next
+    look at the event opens them, with the seats written."""
+    import asyncio
+
+    from espadas.store.store import Store
+    from espadas.store.tournaments import EventTable, Tournaments
+    from espadas.tables.tournament import table_id
+
+    settings = settings_for(tmp_path, robot_workers=0, rate=10_000, burst=10_000, notices=False)
+    with running_server(settings) as base:
+        org, ana = Client(base), Client(base)
+        try:
+            org.sign_in("Olga")
+            ana.sign_in("Ana")
+            made = org.ok("POST", "/api/events", {"name": "Caída", "boards": 1})
+            token = made["link"].split("?t=")[1]
+            ana.ok("POST", f"/api/events/{made['id']}/join", {"token": token})
+
+            async def write_round() -> str:
+                store = await Store.open(settings.db_url)
+                try:
+                    db = Tournaments(store.engine)
+                    ana_id = (await db.entrants(made["id"]))[0].player_id
+                    made_id = table_id(made["id"])
+                    row = EventTable(1, 1, made_id, [ana_id, None, None, None])
+                    assert await db.open_round(made["id"], 1, [row], datetime.now(UTC))
+                    return made_id
+                finally:
+                    await store.close()
+
+            written = asyncio.run(write_round())
+            shown = ana.ok("GET", f"/api/events/{made['id']}")
+            assert shown["status"] == "playing"
+            assert [t["table"] for t in shown["tables"]] == [written]
+            view = ana.view(written)
+            assert view["you"] == 0 and view["game"]["phase"] in ("bidding", "playing")
+            assert len(view["game"]["hand"]) == 13
+        finally:
+            org.close()
+            ana.close()

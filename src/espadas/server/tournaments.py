@@ -29,7 +29,7 @@ from typing import Any
 
 from espadas.server.hub import Hub
 from espadas.server.settings import Settings
-from espadas.store.store import Player, Store, UnknownTable
+from espadas.store.store import Conflict, Player, Store, UnknownTable
 from espadas.store.tournaments import EventRow, EventTable, Tournaments
 from espadas.tables.boards import Boards, boards_json
 from espadas.tables.challenge import ChallengeOver, boards_from_json
@@ -40,6 +40,7 @@ from espadas.tables.table import Dealer, Table
 from espadas.tables.tournament import (
     PREFIX,
     EventSpec,
+    Seating,
     Standings,
     deal_boards,
     ends_at,
@@ -163,26 +164,35 @@ class EventService:
             await self._open_round(found, 1)
 
     async def _open_round(self, event: EventRow, round_: int) -> bool:
+        """Writes the round's tables (ids and seats) and moves the event on, then
+        opens each table. Only the caller that moved the round opens them; a table
+        written but not opened (a crash in between) is opened when next looked at
+        (:meth:`_materialise`: the same seats, boards and robots)."""
+        spec = EventSpec.from_dict(event.spec)
+        entrants = await self.db.entrants(event.id)
+        now = self.settings.clock.now()
+        rows = [
+            EventTable(round_, seating.number, table_id(event.id), list(seating.seats))
+            for seating in seat_round(spec, [e.player_id for e in entrants], round_)
+        ]
+        if not await self.db.open_round(event.id, round_, rows, now):
+            return False  # another instance opened it
+        for row in rows:
+            await self._materialise(event, row, now)
+        return True
+
+    async def _materialise(self, event: EventRow, row: EventTable, now: datetime) -> None:
+        """Opens the table of ``row`` (once: a second opening is a conflict, ignored)."""
         spec = EventSpec.from_dict(event.spec)
         loaded = self._load(event)
-        entrants = await self.db.entrants(event.id)
-        names = {e.player_id: e.name for e in entrants}
-        now = self.settings.clock.now()
-        made: list[tuple[Table, list[Event]]] = []
-        rows = []
+        names = {e.player_id: e.name for e in await self.db.entrants(event.id)}
+        seating = Seating(row.round, row.number, tuple(row.seats))
         creator = ("torneo:" + event.id, spec.name[:80])
-        for seating in seat_round(spec, [e.player_id for e in entrants], round_):
-            tid = table_id(event.id)
-            made.append(open_table(tid, spec, seating, names, creator, loaded.boards, now))
-            rows.append(EventTable(round_, seating.number, tid, list(seating.seats)))
-        for table, events in made:
+        table, events = open_table(row.table_id, spec, seating, names, creator, loaded.boards, now)
+        with contextlib.suppress(Conflict):
             await self.hub.create(table, events)
-        if not await self.db.open_round(event.id, round_, rows, now):
-            return False  # another instance opened it; these tables stay unused
-        for row in rows:
-            loaded.rounds[row.table_id] = round_
-            self.hub.wake_robots(row.table_id)
-        return True
+        loaded.rounds[row.table_id] = row.round
+        self.hub.wake_robots(row.table_id)
 
     async def refresh(self, event_id: str) -> None:
         """Starts the event at its start time, opens the next round when every table
@@ -209,7 +219,7 @@ class EventService:
                 await self._finish(event_id, now)
                 return
             tables = [t for t in await self.db.tables(event_id) if t.round == event.round]
-            if not all([await self._done(spec, t) for t in tables]):
+            if not all([await self._done(event, spec, t) for t in tables]):
                 return
             if event.round >= spec.rounds:
                 await self._finish(event_id, now)
@@ -222,11 +232,12 @@ class EventService:
         if loaded is not None:  # no table deals any more
             loaded.rounds = {k: -1 for k in loaded.rounds}
 
-    async def _done(self, spec: EventSpec, row: EventTable) -> bool:
+    async def _done(self, event: EventRow, spec: EventSpec, row: EventTable) -> bool:
         try:
             return table_done(spec, await self.hub.table(row.table_id))
-        except UnknownTable:
-            return True
+        except UnknownTable:  # written, never opened: open it now
+            await self._materialise(event, row, self.settings.clock.now())
+            return False
 
     # -- dealing ------------------------------------------------------------------
     def _load(self, event: EventRow) -> Loaded:

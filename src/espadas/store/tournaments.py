@@ -237,8 +237,13 @@ class Tournaments:
 async def stored_records(store: Store, event_id: str) -> list[tuple[EventTable, dict[str, Any]]]:
     """Each table of an event and its record, rebuilt from the stored logs alone."""
     out = []
+    from espadas.store.store import UnknownTable
+
     for row in await Tournaments(store.engine).tables(event_id):
-        events_ = await store.events(row.table_id)
+        try:
+            events_ = await store.events(row.table_id)
+        except UnknownTable:  # written, not opened yet (no board played there)
+            continue
         if events_:
             out.append((row, GameTable.rebuild(row.table_id, events_).record()))
     return out
