@@ -27,9 +27,11 @@ from web_helpers import (
 
 TEXTS = {
     "es": {"submit": "Crear el torneo", "join": "Apuntarme", "start": "Empezar el torneo",
-           "name": "Nombre", "overall": "General", "boards": "Repartos"},
+           "name": "Nombre", "overall": "General", "boards": "Repartos",
+           "by_board": "Cada reparto frente al campo", "alone": "nadie más lo jugó"},
     "en": {"submit": "Create the event", "join": "Join", "start": "Start the event",
-           "name": "Name", "overall": "Overall", "boards": "Boards"},
+           "name": "Name", "overall": "Overall", "boards": "Boards",
+           "by_board": "Each board against the field", "alone": "nobody else played it"},
 }  # fmt: skip
 
 
@@ -123,6 +125,9 @@ def test_the_events_pages(browser: Browser, base: str, finished: str, lang: str,
     assert page.locator("#downloads").is_visible()
     assert texts["overall"] in page.locator("#standings").inner_text()
     assert "Ana & Bea" in page.locator("#standings").inner_text()
+    by_board = page.get_by_role("region", name=texts["by_board"])
+    assert by_board.locator("tbody tr").count() == 1  # Ana & Bea, board 1 and 2
+    assert texts["alone"] in by_board.inner_text()  # one table a round: no field
     boards = page.request.get(page.locator("#boards-file").get_attribute("href") or "")
     assert boards.ok and boards.json()["format"] == "espadas-boards/1"
     axe_clean(page, f"event page {lang} finished")

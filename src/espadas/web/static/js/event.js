@@ -77,7 +77,26 @@ function standingsTable(caption, rows) {
   return `<div class="standings" tabindex="0" role="region" aria-label="${escapeHtml(caption)}"><table><caption>${escapeHtml(caption)}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
-function renderStandings(s) {
+function boardsTable(rows, boards) {
+  const caption = t("events.by_board");
+  const numbers = Array.from({ length: boards }, (_, i) => i + 1);
+  const head = numbers.map((n) => `<th scope="col">${escapeHtml(t("events.board_n", { n }))}</th>`).join("");
+  const body = rows.map((s) => {
+    const lines = new Map(s.lines.map((line) => [line.board, line]));
+    const cells = numbers.map((n) => {
+      const line = lines.get(n);
+      if (!line) return "<td>–</td>";
+      const text = line.field === null
+        ? t("events.line_alone", { points: line.points })
+        : t("events.line", { points: line.points, field: fixed(line.field) });
+      return `<td>${escapeHtml(text)}</td>`;
+    }).join("");
+    return `<tr><th scope="row">${escapeHtml(entrantName(s.entrant))}</th>${cells}</tr>`;
+  }).join("");
+  return `<div class="standings" tabindex="0" role="region" aria-label="${escapeHtml(caption)}"><table><caption>${escapeHtml(caption)}</caption><thead><tr><th scope="col">${escapeHtml(t("events.entrant"))}</th>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+function renderStandings(s, boards) {
   const empty = s.overall.length === 0;
   document.getElementById("standings-empty").hidden = !empty;
   if (empty) {
@@ -90,6 +109,7 @@ function renderStandings(s) {
       if (r.standings.length) parts.push(standingsTable(t("events.round_n", { n: r.round }), r.standings));
     }
   }
+  parts.push(boardsTable(s.overall, boards));
   document.getElementById("standings").innerHTML = parts.join("");
 }
 
@@ -101,7 +121,7 @@ async function refresh(me) {
   }
   renderEvent(answer.data, me);
   const standings = await call("GET", `/api/events/${id}/standings`);
-  if (standings.ok) renderStandings(standings.data);
+  if (standings.ok) renderStandings(standings.data, answer.data.boards);
 }
 
 async function post(path, body, said) {
