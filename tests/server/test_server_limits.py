@@ -171,3 +171,38 @@ def test_an_unreachable_redis_falls_back_to_memory(caplog: pytest.LogCaptureFixt
 
     assert asyncio.run(run()) == [True, True, False]
     assert "counting in memory" in caplog.text
+
+
+def test_the_memory_storage_sweeps_at_most_once_a_second() -> None:
+    """limits' memory storage swept every key after every count once the sweep
+    before was done; ours sweeps at most once a SWEEP_S, and still forgets
+    expired counts (on read at once, from memory at the next sweep)."""
+    from espadas.server import limiter
+
+    sweeps = 0
+
+    class Counting(limiter.SweptMemoryStorage):
+        async def _MemoryStorage__expire_events(self) -> None:
+            nonlocal sweeps
+            sweeps += 1
+            await super()._MemoryStorage__expire_events()  # type: ignore[misc]
+
+    async def scenario() -> tuple[int, int, int, int]:
+        storage = Counting()
+        for i in range(2_000):
+            await storage.incr(f"k{i % 500}", 1)
+        await asyncio.sleep(0)
+        counted = await storage.get("k7")
+        first = sweeps
+        await asyncio.sleep(1.1)  # every count expired, the next sweep is due
+        expired = await storage.get("k8")
+        await storage.incr("other", 60)
+        await asyncio.sleep(0.05)
+        return counted, first, expired, len(storage.storage)
+
+    counted, first, expired, left = asyncio.run(scenario())
+    assert counted == 4  # 2,000 counts over 500 keys
+    assert first == 1  # one sweep for 2,000 counts (the library: about 2,000)
+    assert expired == 0
+    assert left == 1  # the second sweep dropped the 499 expired keys; "other" stays
+    assert sweeps == 2

@@ -28,7 +28,7 @@ from espadas.tables.chat import game_version
 from espadas.tables.errors import TableError
 from espadas.tables.event import TURN_EVENTS, Event
 from espadas.tables.finish import FinishedGame, finished_game
-from espadas.tables.notice import Notice, plan_first
+from espadas.tables.notice import Notice, plan_first, replaced
 from espadas.tables.table import Table
 from espadas.tables.view import ViewText
 
@@ -226,6 +226,7 @@ class Hub:
                         table, self.settings.turn_limit, self.settings.notice_delay
                     )
                     turn = table.turn_version
+                planned += replaced(table, new)  # a robot took a person's seat: tell them
                 ended = table.status == "finished" and was != "finished"
                 try:
                     await self.store.append(

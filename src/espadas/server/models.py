@@ -73,6 +73,10 @@ class TableIn(BaseModel):
     """Whether the seated people may ask for hints (``GET .../hint``)."""
     rated: StrictBool = True
     """Whether the game counts for the club's ratings (``/api/club``)."""
+    absent: Literal["claim", "robot"] = "claim"
+    """What a person's turn past the turn limit allows: ``claim``, the other side
+    may close the game (the side that waited loses); ``robot``, the creator or the
+    other side may put a robot in that seat (action ``replace``) and play goes on."""
 
 
 class SeatIn(BaseModel):
@@ -89,7 +93,9 @@ class RobotsIn(BaseModel):
 class ActionIn(BaseModel):
     """An action of the seated person: ``look``, ``bid`` (value: 0-13, "nil",
     "blind_nil"), ``play`` (value: a card such as "QH"), ``accuse`` (value: a
-    seat), ``next_hand``, ``confirm_end``, ``abandon`` or ``claim``; or of the
+    seat), ``next_hand``, ``confirm_end``, ``abandon``, ``claim`` or, at a table
+    whose ``absent`` option is ``robot``, ``replace`` (value: the robot's level, or
+    none for the table's robot level or ``experto``; the creator may too); or of the
     chat (seated people and signed-in spectators): ``say`` with a ``text`` (at
     most 200 characters once trimmed) or a ``phrase`` (``well_played``,
     ``sorry``, ``thanks_partner``, ``one_moment``), and the creator's
@@ -105,6 +111,7 @@ class ActionIn(BaseModel):
         "confirm_end",
         "abandon",
         "claim",
+        "replace",
         "say",
         "chat_spectators",
     ]
@@ -245,6 +252,8 @@ class ViewOut(BaseModel):
     you: int | None
     creator: bool
     claim_at: str | None
+    replace_at: str | None
+    """When you may put a robot in the seat of the person the table waits for."""
     game: dict[str, Any] | None
     rules: dict[str, Any]
     options: dict[str, Any]
@@ -260,6 +269,8 @@ class ViewOut(BaseModel):
     chat: ChatOut
     hints: bool
     rated: bool
+    absent: str
+    replaced: list[int]
 
 
 class OpenedOut(BaseModel):

@@ -162,7 +162,11 @@ class Notifier:
         if self.looking(notice.player, notice.table):
             return "skipped", "looking at the table"
         last = await outbox.last_sent(notice.player, notice.table)
-        if last is not None and now - last < self.settings.notice_interval:
+        if (
+            last is not None
+            and now - last < self.settings.notice_interval
+            and notice.kind != "replaced"  # the last word on this table: always told
+        ):
             return "skipped", "a notice was sent recently"
         return await self._deliver(notice, table, now)
 
@@ -172,7 +176,7 @@ class Notifier:
         lang = contact.lang if contact is not None else "es"
         channels = []
         problems = []
-        subject = translate(f"mail.{notice.kind}.subject", lang, creator=_creator(table))
+        subject = translate(f"mail.{_shown(notice, table)}.subject", lang, creator=_creator(table))
         if contact is not None and contact.email and contact.confirmed and self.settings.smtp_host:
             try:
                 lines = await self._lines(notice, table, lang, contact.unsubscribe_token, now)
@@ -243,15 +247,20 @@ class Notifier:
             deadline = (table.turn_since or now) + self.settings.turn_limit
             lines.append(
                 translate(
-                    "mail.reminder_90.lead",
+                    "mail.reminder_90.robot"
+                    if table.absent == "robot"
+                    else "mail.reminder_90.lead",
                     lang,
                     deadline=deadline.strftime("%Y-%m-%d %H:%M UTC"),
                 )
             )
+        elif notice.kind == "replaced":
+            lines.append(translate("mail.replaced.lead", lang, creator=creator))
         else:
             waiting = game.to_act if game is not None else None
             name = shown_name(table.players()[waiting]) if waiting is not None else "?"
-            lines.append(translate("mail.claimable.lead", lang, name=name))
+            lead = "mail.replaceable.lead" if table.absent == "robot" else "mail.claimable.lead"
+            lines.append(translate(lead, lang, name=name))
         seen = await self.store.outbox.seen_version(notice.player, table.id)
         news = _since(table, await self.store.events(table.id, after=seen), lang)
         if news:
@@ -329,6 +338,14 @@ def _digest_notice(player: str, now: datetime, hour: int) -> Notice:
     if due <= now:
         due += timedelta(days=1)
     return Notice(f"digest:{player}:{due.date().isoformat()}", "", player, "digest", 0, due)
+
+
+def _shown(notice: Notice, table: Table) -> str:
+    """The kind a notice's subject is told as: a claim notice at a table whose absent
+    players are replaced by robots says so (``replaceable``)."""
+    if notice.kind == "claimable" and table.absent == "robot":
+        return "replaceable"
+    return notice.kind
 
 
 def _since(table: Table, events: list[Event], lang: str) -> list[str]:

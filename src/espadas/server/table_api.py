@@ -40,6 +40,7 @@ from espadas.server.models import (
 from espadas.server.openapi import answer, refusals
 from espadas.server.settings import Settings
 from espadas.store.store import Player
+from espadas.tables.absent import replace
 from espadas.tables.chat import COMMANDS as CHAT_COMMANDS
 from espadas.tables.chat import chat_command
 from espadas.tables.commitment import fresh_deal, verify_record
@@ -95,6 +96,9 @@ def act_command(
         )
     if body.text is not None or body.phrase is not None:
         raise BadCommand("bad_action", "only a chat message has a text or a phrase")
+    if body.type == "replace":
+        levels = settings.robot_levels()
+        return lambda t: replace(t, player.id, now, body.value, settings.turn_limit, levels)
     if body.type == "next_hand":
         return lambda t: t.act(
             player.id,
@@ -153,7 +157,14 @@ async def create_table(
     rules = rules_of(body)
     now = settings.clock.now()
     table, events = Table.create(
-        new_table_id(), rules, player.id, player.name, now, hints=body.hints, rated=body.rated
+        new_table_id(),
+        rules,
+        player.id,
+        player.name,
+        now,
+        hints=body.hints,
+        rated=body.rated,
+        absent=body.absent,
     )
     await hub.create(table, events)
     return _opened(request, table, player, settings)

@@ -229,6 +229,7 @@ _DROP = notices.delete().where(
     notices.c.table_id == sa.bindparam("b_table"),
     notices.c.state == "pending",
     notices.c.version < sa.bindparam("b_turn"),
+    notices.c.kind != "replaced",  # a robot took that person's seat: not a turn's notice
 )
 
 
@@ -241,7 +242,7 @@ WITH moved AS (
 ), dropped AS (
     DELETE FROM notices
     WHERE :turn > 0 AND table_id IN (SELECT id FROM moved)
-      AND state = 'pending' AND version < :turn
+      AND state = 'pending' AND version < :turn AND kind <> 'replaced'
 ), joined AS (
     INSERT INTO members (table_id, player_id)
     SELECT moved.id, p FROM moved, unnest(CAST(:members AS text[])) AS p
@@ -346,7 +347,7 @@ _SQL = {
     " attempts) VALUES (:key, :table_id, :player_id, :kind, :version, :due_at, :state,"
     " :attempts) ON CONFLICT DO NOTHING",
     "drop": "DELETE FROM notices WHERE table_id = :b_table AND state = 'pending'"
-    " AND version < :b_turn",
+    " AND version < :b_turn AND kind <> 'replaced'",
     "events": "INSERT INTO events (table_id, seq, type, data, at)"
     " VALUES (:table_id, :seq, :type, :data, :at)",
 }

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-TURN_EVENTS = frozenset({"deal", "bid", "play", "next_hand"})
-"""Events after which another seat may be due to act."""
+TURN_EVENTS = frozenset({"deal", "bid", "play", "next_hand", "replace"})
+"""Events after which another seat may be due to act (or the same seat, anew: a
+robot put in an absent person's seat, :mod:`espadas.tables.absent`)."""
 
 
 @dataclass(frozen=True)

@@ -132,7 +132,7 @@ def finished_game(table: Table) -> FinishedGame:
         table.updated_at,
         rules.preset,
         kind_of(rules.partnerships),
-        table.rated,
+        table.rated and not table.replaced,  # a robot replaced a person: not rated
         game.result.reason,
         tuple(seats),
         places,

@@ -2,7 +2,9 @@
 
 The notices of a turn (:func:`plan`): a notice to the person to act,
 reminders at half and at 90 % of the turn limit, and, when the limit passes, a
-notice to the other side that they may close the game. A move that starts a
+notice to the other side that they may close the game (or, at a table whose
+``absent`` option is ``robot``, put a robot in the absent person's seat). A
+robot put in a person's seat tells them so (:func:`replaced`). A move that starts a
 turn plans its turn notice (:func:`plan_first`); when that notice is handled
 and the turn still waits, the rest are planned (:func:`plan_rest`). Each
 planned notice has a unique key, so planning twice (a retry, a second
@@ -30,9 +32,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from espadas.tables.event import Event
 from espadas.tables.table import Table
 
-KINDS = ("turn", "reminder_half", "reminder_90", "claimable", "digest")
+KINDS = ("turn", "reminder_half", "reminder_90", "claimable", "digest", "replaced")
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,9 @@ def plan(table: Table, turn_limit: timedelta, delay: timedelta = timedelta(0)) -
             continue
         if table.rules.side_of(other) != side:
             notices.append(notice("claimable", occupant.player, start + turn_limit))
+    told = {n.player for n in notices}
+    if table.absent == "robot" and table.creator not in told:  # the creator may replace too
+        notices.append(notice("claimable", table.creator, start + turn_limit))
     return notices
 
 
@@ -100,8 +106,22 @@ def plan_rest(table: Table, turn_limit: timedelta, delay: timedelta = timedelta(
     return [n for n in plan(table, turn_limit, delay) if n.kind != "turn"]
 
 
+def replaced(table: Table, events: list[Event]) -> list[Notice]:
+    """The notices of ``events`` to the people a robot replaced
+    (:mod:`espadas.tables.absent`): due at once. Their turn's notices are
+    dropped with the turn (a ``replace`` starts a new one)."""
+    return [
+        Notice(f"{table.id}:{e.seq}:replaced", table.id, e.data["player"], "replaced", e.seq, e.at)
+        for e in events
+        if e.type == "replace"
+    ]
+
+
 def still_due(table: Table, notice: Notice) -> bool:
-    """Whether ``notice`` still means something: the same turn is still due."""
+    """Whether ``notice`` still means something: the same turn is still due (a
+    ``replaced`` notice: the person has not sat down there again)."""
+    if notice.kind == "replaced":
+        return table.seat_of(notice.player) is None
     waiting = _waiting(table)
     if waiting is None or table.turn_version != notice.version:
         return False

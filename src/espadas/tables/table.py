@@ -47,6 +47,7 @@ from espadas.engine import (
     Timeout,
 )
 from espadas.engine.record import game_record
+from espadas.tables.absent import absent_option, claim
 from espadas.tables.chat import Chat
 from espadas.tables.clock import TURN_LIMIT
 from espadas.tables.commitment import Revealed, commit, deal_text, fresh_deal
@@ -93,6 +94,8 @@ class Table:
     chat: Chat = field(default_factory=Chat)  # messages: espadas.tables.chat
     hints: bool = False  # the creator allows hints (espadas.robots.explain) at this table
     rated: bool = True  # the game counts for the club's ratings (espadas.tables.finish)
+    absent: str = "claim"  # what a turn past the limit allows: espadas.tables.absent
+    replaced: list[int] = field(default_factory=list)  # seats whose person a robot replaced
 
     # -- log ------------------------------------------------------------------
     @classmethod
@@ -131,6 +134,7 @@ class Table:
         self.rules = Rules.from_dict(rules)
         self.hints = bool(options.get("hints", False))
         self.rated = bool(options.get("rated", True))
+        self.absent = str(options.get("absent", "claim"))
         self.creator = creator
         self.seats = [None] * self.rules.players
         self.seats[0] = Seat(name, player=creator)
@@ -142,6 +146,10 @@ class Table:
 
     def _on_robot(self, seat: int, level: str) -> None:
         self.seats[seat] = Seat(f"robot:{level}", robot=level)
+
+    def _on_replace(self, seat: int, level: str, **_who: str) -> None:
+        self._on_robot(seat, level)
+        self.replaced.append(seat)
 
     def _on_free(self, seat: int) -> None:
         self.seats[seat] = None
@@ -253,14 +261,17 @@ class Table:
         at: datetime,
         hints: bool = False,
         rated: bool = True,
+        absent: str = "claim",
         **rematch: str | int | None,
     ) -> tuple[Table, list[Event]]:
         """A new table with ``creator`` at seat 0 (``rematch_of``, ``rematch_partner``);
         ``hints``: the creator allows hints (the event says so only then); ``rated``:
-        the game counts for the ratings (the event says so only when it does not)."""
+        the game counts for the ratings (said only when it does not); ``absent``:
+        ``claim`` or ``robot`` (said only when not ``claim``, espadas.tables.absent)."""
         table = cls(table_id)
         data: dict[str, Any] = {"rules": rules.to_dict(), "creator": creator, "name": name}
         data.update(({"hints": True} if hints else {}) | ({} if rated else {"rated": False}))
+        data.update({} if absent == "claim" else {"absent": absent_option(absent)})
         data.update({key: value for key, value in rematch.items() if value is not None})
         event = table._new("create", at, **data)
         return table, [event]
@@ -281,6 +292,7 @@ class Table:
             at,
             old.hints,
             old.rated,
+            old.absent,
             rematch_of=old.id,
             rematch_partner=partner,
         )
@@ -382,7 +394,7 @@ class Table:
         ``abandon`` or ``claim``."""
         seat = self._seated(player)
         if kind == "claim":
-            return self._claim(seat, at, turn_limit)
+            return claim(self, seat, at, turn_limit)
         return self.act_seat(seat, kind, at, value=value, dealer=dealer)
 
     def act_seat(
@@ -424,22 +436,6 @@ class Table:
         if occupant is None or occupant.robot is not None or self.turn_since is None:
             return None
         return self.turn_since + turn_limit
-
-    def _claim(self, seat: int, at: datetime, turn_limit: timedelta) -> list[Event]:
-        game = self._running()
-        opens = self.claim_open_at(turn_limit)
-        waiting = game.to_act
-        if opens is None or waiting is None:
-            raise TableError("no_claim", "nobody is keeping the table waiting")
-        if self.rules.side_of(waiting) == self.rules.side_of(seat):
-            raise TableError("no_claim_own", "you cannot close the game on your own side")
-        if at < opens:
-            raise TableError(
-                "claim_early",
-                f"the turn limit has not passed yet (it does at {opens.isoformat()})",
-                at=opens.isoformat(timespec="minutes"),
-            )
-        return [self._new("claim", at, by=seat, seat=waiting)]
 
     def robot_move(self, seat: int, action: Action, at: datetime) -> list[Event]:
         """Applies a robot's chosen action for ``seat``."""

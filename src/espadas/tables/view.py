@@ -42,6 +42,7 @@ from espadas.engine import (
     codec,
     explain_hand,
 )
+from espadas.tables.absent import replace_open_at
 from espadas.tables.clock import TURN_LIMIT
 from espadas.tables.table import Table
 
@@ -163,6 +164,7 @@ def _lasting(table: Table) -> dict[str, Any]:
         "sheet": sheet(table),
         "hints": table.hints,
         "rated": table.rated,
+        "absent": table.absent,
     }
 
 
@@ -183,6 +185,7 @@ def _changing(table: Table) -> dict[str, Any]:
         "faults": len(table.faults),
         "rematch": table.rematch,
         "rematch_of": table.rematch_of,
+        "replaced": table.replaced,
         "review": review(table),
     }
 
@@ -191,8 +194,10 @@ def _personal_table(table: Table, player: str | None, turn_limit: timedelta) -> 
     seat = table.seat_of(player)
     game = table.game
     claim_at = table.claim_open_at(turn_limit)
+    replace_at = replace_open_at(table, player, turn_limit)
     can_claim = (
         seat is not None
+        and table.absent == "claim"
         and claim_at is not None
         and game is not None
         and game.to_act is not None
@@ -202,6 +207,7 @@ def _personal_table(table: Table, player: str | None, turn_limit: timedelta) -> 
         "you": seat,
         "creator": player is not None and player == table.creator,
         "claim_at": claim_at.isoformat() if can_claim and claim_at is not None else None,
+        "replace_at": None if replace_at is None else replace_at.isoformat(),
     }
 
 
@@ -209,10 +215,11 @@ class ViewText:
     """A table's views as JSON text, the public part made once per version.
 
     Everyone at a table sees the same public part (seats, scores, tricks,
-    deals, score sheet, the chat's latest messages); only ``you``, ``creator``, ``claim_at`` and the
-    game's ``hand``, ``legal`` and ``proper_plays`` differ. This keeps the
-    public part's JSON text and adds each person's part to it, so that a new
-    version sent to many people is built and encoded once.
+    deals, score sheet, the chat's latest messages); only ``you``, ``creator``,
+    ``claim_at``, ``replace_at`` and the game's ``hand``, ``legal`` and
+    ``proper_plays`` differ. This keeps the public part's JSON text and adds
+    each person's part to it, so that a new version sent to many people is
+    built and encoded once.
 
     >>> from datetime import UTC, datetime
     >>> from espadas.engine import Rules

@@ -1,4 +1,6 @@
-"""Replacing an absent player by a robot (issue 21): filled by that work (or left empty).
+"""Replacing an absent player by a robot (issue 21): nothing to migrate. The table's
+``absent`` option is in its ``create`` event and a replacement is a ``replace`` entry
+of the log (espadas.tables.absent); the notices table already takes any kind.
 
 Revision ID: 0011
 Revises: 0010

@@ -86,6 +86,7 @@ async function createTable(event) {
     options: chosenOptions(),
     hints: document.getElementById("hints").checked,
     rated: document.getElementById("rated").checked,
+    absent: document.getElementById("absent-robot").checked ? "robot" : "claim",
   };
   if (renege) body.renege = renege.value;
   const answer = await call("POST", "/api/tables", body);

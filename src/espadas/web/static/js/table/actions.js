@@ -1,7 +1,8 @@
-// The actions row: look, bid, accuse, claim and abandon (NEXT HAND is in the
+// The actions row: look, bid, accuse, claim or replace (absent.js) and abandon (NEXT HAND is in the
 // hand's summary); before the start the creator's setup, after the end the rematch.
-import { bidName, lang, seatLabel, t } from "../i18n.js";
+import { bidName, seatLabel, t } from "../i18n.js";
 import { confirmDialog } from "../page.js";
+import { renderAbsent } from "./absent.js";
 import { button, send } from "./commands.js";
 import { renderFinished } from "./finish.js";
 import { renderSetup } from "./setup.js";
@@ -21,6 +22,7 @@ export function renderActions(v) {
     return;
   }
   if (v.you === null) {
+    renderAbsent(v, box); // the creator, even unseated, may put a robot in
     renderFinished(v, box);
     return;
   }
@@ -64,16 +66,7 @@ export function renderActions(v) {
       );
     }
   }
-  if (v.claim_at) {
-    const when = new Date(v.claim_at);
-    if (when <= new Date()) {
-      box.appendChild(button(t("action.claim"), () => send("claim"), "primary"));
-    } else {
-      const p = document.createElement("p");
-      p.textContent = t("action.claim_from", { when: when.toLocaleString(lang) });
-      box.appendChild(p);
-    }
-  }
+  renderAbsent(v, box);
   if (!g.result) {
     more.appendChild(
       button(t("action.abandon"), async () => {

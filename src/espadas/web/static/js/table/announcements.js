@@ -28,6 +28,10 @@ export function changes(before, after) {
     const parts = a.sides.map((side, i) => `${sideName(after, side)} ${a.hand_scores[i] > 0 ? "+" : ""}${a.hand_scores[i]}`);
     said.push(t("say.hand_over", { scores: parts.join(", ") }));
   }
+  for (const seat of after.replaced || []) {
+    // a robot put in an absent person's seat (the person's name is the view's before)
+    if (before && !(before.replaced || []).includes(seat)) said.push(t("say.replaced", { name: seatLabel(before, seat) }));
+  }
   if (a.result && (!b || !b.result)) {
     said.push(t("ui.game_over", { side: sideName(after, a.result.winner), reason: reasonText(a.result.reason) }));
   }

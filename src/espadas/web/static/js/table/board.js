@@ -169,6 +169,7 @@ export function renderRules(v) {
   if (o.spades_in_first_trick !== "allowed") items.push(t("option.spades_in_first_trick.forbidden"));
   if (v.hints) items.push(t("rules.hints"));
   if (v.rated) items.push(t("rules.rated"));
+  if (v.absent === "robot") items.push(t("rules.absent_robot"));
   $("rules-list").innerHTML = items.map((i) => `<li>${escapeHtml(i)}</li>`).join("");
 }
 
