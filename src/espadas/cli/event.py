@@ -54,6 +54,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--starts-at", default=None, help="ISO time: it starts by itself then")
     p.add_argument("--days", type=int, default=None, help="it ends this many days after start")
     p.add_argument("--invite", default=None, help="only these players (comma-separated)")
+    p.add_argument(
+        "--absent",
+        choices=["robot", "claim"],
+        default="robot",
+        help="past the turn limit an absent entrant is replaced by a robot (the organiser "
+        "or the other side) or claimed against (default: robot)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG)
     add_store_options(p)
@@ -110,7 +117,7 @@ async def _create(args: argparse.Namespace, db: Any) -> str:
     invited = None if args.invite is None else args.invite.split(",")
     spec = make_spec(
         name, args.preset, options, args.renege, args.boards, args.rounds, None,
-        args.robot, starts, args.days, invited,
+        args.robot, starts, args.days, invited, args.absent,
     )  # fmt: skip
     boards = deal_boards(spec)
     token = secrets.token_urlsafe(12)

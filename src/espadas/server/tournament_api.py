@@ -21,6 +21,7 @@ from espadas.server.openapi import answer, refusals
 from espadas.server.tournaments import EventRefused, EventService
 from espadas.store.store import Player, UnknownTable
 from espadas.store.tournaments import EventRow
+from espadas.tables.absent import replace_open_at
 from espadas.tables.tournament import EventSpec, make_spec, standings_body, table_done
 
 router = APIRouter(tags=["events"])
@@ -36,7 +37,9 @@ class EventIn(BaseModel):
     ``mode`` follows the rule set (pairs for partnerships); ``starts_at``: it starts
     by itself then (else when the organiser starts it); ``days``: it ends that many
     days after its start; ``invited``: player ids or names (else anyone with the
-    link)."""
+    link); ``absent``: past the turn limit an absent entrant is replaced by a robot
+    (by the organiser or the other side) or, ``claim``, the other side closes the
+    game."""
 
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=80)
@@ -50,6 +53,7 @@ class EventIn(BaseModel):
     starts_at: datetime | None = None
     days: int | None = Field(None, ge=1, le=60)
     invited: list[str] | None = Field(None, max_length=200)
+    absent: Literal["claim", "robot"] = "robot"
 
 
 class JoinIn(BaseModel):
@@ -65,6 +69,13 @@ class TableOut(BaseModel):
     done: bool
     table: str | None
     """Its id: for those seated there, and for everybody once its round is over."""
+    replace_at: str | None
+    """When you may put a robot in the seat of the person keeping it waiting (the
+    organiser, or the other side; ``null``: you may not, or nobody is waiting)."""
+    replace_open: bool
+    """Whether that time has come (``POST /api/tables/ID/actions`` ``replace``)."""
+    waiting: int | None
+    """The seat of the person it waits for (given with ``replace_at``)."""
 
 
 class EventOut(BaseModel):
@@ -80,6 +91,7 @@ class EventOut(BaseModel):
     mode: str
     rules: dict[str, Any]
     robot: str
+    absent: str
     starts_at: str | None
     days: int | None
     invited_only: bool
@@ -152,6 +164,8 @@ async def _event_out(request: Request, event: EventRow, player: Player | None) -
     entrant = any(e.player_id == me for e in entrants)
     organiser = me == event.organiser_id
     names = {e.player_id: e.name for e in entrants}
+    settings = request.app.state.settings
+    now = settings.clock.now()
     tables = []
     for row in await service.db.tables(event.id):
         try:
@@ -160,6 +174,9 @@ async def _event_out(request: Request, event: EventRow, player: Player | None) -
             continue
         over = event.status == "finished" or row.round < event.round
         shown = over or (me is not None and me in row.seats) or (organiser and not entrant)
+        done = table_done(spec, game)
+        waits = shown and not done and event.status == "playing"
+        opens = replace_open_at(game, me, settings.turn_limit) if waits else None
         tables.append(
             {
                 "round": row.round,
@@ -168,11 +185,14 @@ async def _event_out(request: Request, event: EventRow, player: Player | None) -
                     names.get(p, "?") if p is not None else f"robot:{spec.robot}" for p in row.seats
                 ],
                 "boards_played": 0 if game.game is None else len(game.game.scored),
-                "done": table_done(spec, game),
+                "done": done,
                 "table": row.table_id if shown else None,
+                "replace_at": None if opens is None else opens.isoformat(),
+                "replace_open": opens is not None and opens <= now,
+                "waiting": None if opens is None or game.game is None else game.game.to_act,
             }
         )
-    base = public_base(request, request.app.state.settings)
+    base = public_base(request, settings)
     link = f"{base}/torneo/{event.id}"
     if spec.invited is None:
         link += f"?t={event.token}"
@@ -181,6 +201,7 @@ async def _event_out(request: Request, event: EventRow, player: Player | None) -
         "round": event.round,
         "rules": spec.rules.to_dict(),
         "robot": spec.robot,
+        "absent": spec.absent,
         "days": spec.days,
         "commitment": event.commitment,
         "started_at": event.started_at,
@@ -215,6 +236,7 @@ async def create_event(request: Request, body: EventIn, player: PlayerDep) -> di
         body.starts_at,
         body.days,
         body.invited,
+        body.absent,
     )
     service = _service(request)
     event = await service.create(spec, player)

@@ -5,7 +5,9 @@ standings, and the end (every deal revealed, the records downloadable).
 - **Tables** are ordinary tables (turn limit, notices, robots), their ids
   ``torneo-EVENT-…`` (unguessable), their creator the pseudo-player
   ``torneo:EVENT`` (nobody gets a creator's powers, and no entrant finds the
-  other tables of a round in their list of tables), dealt from the round's boards
+  other tables of a round in their list of tables), the event's organiser the one
+  who may replace an absent entrant by a robot there (the event's ``absent``
+  option, :mod:`espadas.tables.absent`), dealt from the round's boards
   (:func:`~espadas.tables.tournament.tournament_dealer`, through
   :meth:`Tournaments.dealer_for`).
 - **Rounds** follow one another: when every table of a round has played its
@@ -188,7 +190,9 @@ class EventService:
         names = {e.player_id: e.name for e in await self.db.entrants(event.id)}
         seating = Seating(row.round, row.number, tuple(row.seats))
         creator = ("torneo:" + event.id, spec.name[:80])
-        table, events = open_table(row.table_id, spec, seating, names, creator, loaded.boards, now)
+        table, events = open_table(
+            row.table_id, spec, seating, names, creator, loaded.boards, now, event.organiser_id
+        )
         with contextlib.suppress(Conflict):
             await self.hub.create(table, events)
         loaded.rounds[row.table_id] = row.round

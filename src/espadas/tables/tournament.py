@@ -17,6 +17,12 @@ join, a start time (or a start by the organiser) and optionally a length in days
   new opponents and play both ways. A missing pair is a pair of robots.
 - **Individuals** (3–6 player individual rule sets): each round every entrant
   moves one table and one seat on (:func:`seat_round`); robots fill the seats left.
+- **Absent entrants**: the event's ``absent`` option (chosen at creation, default
+  ``robot``) is its tables' (:mod:`espadas.tables.absent`): past the turn limit the
+  organiser, or a person seated on the other side, puts a robot in the seat of the
+  person keeping the table waiting, so one absent entrant does not stop a round;
+  with ``claim`` the other side closes the game instead (the boards not played are
+  not scored). An event stored before the option claims.
 - **Scoring**: the same board in the same direction (pairs: the side; individuals:
   the seat) is compared between tables by :func:`espadas.tables.duplicate.score`,
   per round and overall. Entrants are named as the records name their seats (a
@@ -43,6 +49,7 @@ from typing import Any
 from espadas.engine import Rules
 from espadas.engine.errors import EspadasError
 from espadas.robots.registry import LEVELS
+from espadas.tables.absent import ABSENT
 from espadas.tables.boards import Board, Boards
 from espadas.tables.challenge import TARGET, board_dealer
 from espadas.tables.commitment import fresh_deal
@@ -80,6 +87,8 @@ class EventSpec:
     days: int | None = None
     invited: tuple[str, ...] | None = None
     """Who may join: ``None`` is anyone with the link; else player ids or names."""
+    absent: str = "robot"
+    """The tables' ``absent`` option (:mod:`espadas.tables.absent`)."""
 
     @property
     def mode(self) -> str:
@@ -99,6 +108,7 @@ class EventSpec:
             "starts_at": None if self.starts_at is None else self.starts_at.isoformat(),
             "days": self.days,
             "invited": None if self.invited is None else list(self.invited),
+            "absent": self.absent,
         }
 
     @classmethod
@@ -114,6 +124,7 @@ class EventSpec:
             None if starts is None else datetime.fromisoformat(starts),
             data.get("days"),
             None if invited is None else tuple(str(i) for i in invited),
+            str(data.get("absent", "claim")),  # stored before the option: claim
         )
 
 
@@ -145,6 +156,7 @@ def make_spec(
     starts_at: datetime | None = None,
     days: int | None = None,
     invited: Sequence[str] | None = None,
+    absent: str = "robot",
 ) -> EventSpec:
     """An event's choices, checked. Raises :class:`TournamentError`."""
     name = " ".join(name.split())
@@ -173,7 +185,9 @@ def make_spec(
         people = tuple(dict.fromkeys(p.strip() for p in invited if p.strip()))
         if not people or len(people) > MAX_INVITED:
             raise TournamentError("event_invited", "a list of 1 to 200 players")
-    return EventSpec(name, rules, boards, rounds, robot, starts_at, days, people)
+    if absent not in ABSENT:
+        raise TournamentError("event_absent", "an absent entrant is replaced or claimed against")
+    return EventSpec(name, rules, boards, rounds, robot, starts_at, days, people, absent)
 
 
 def may_join(spec: EventSpec, player_id: str, name: str) -> bool:
@@ -291,10 +305,16 @@ def open_table(
     organiser: tuple[str, str],
     boards: Boards,
     at: datetime,
+    replacer: str | None = None,
 ) -> tuple[GameTable, list[Event]]:
-    """A table of the event, started: the organiser is its creator (seated only if an
-    entrant here), entrants and robots in their seats, the round's first board dealt."""
-    game, events = GameTable.create(table, spec.rules, organiser[0], organiser[1], at, rated=False)
+    """A table of the event, started: ``organiser`` is its creator (seated only if an
+    entrant here), entrants and robots in their seats, the round's first board dealt;
+    ``replacer`` (the event's organiser) may replace absent entrants there, by robots
+    of the event's level."""
+    game, events = GameTable.create(
+        table, spec.rules, organiser[0], organiser[1], at, rated=False, absent=spec.absent,
+        organiser=replacer, robot=spec.robot,
+    )  # fmt: skip
     if seating.seats[0] != organiser[0]:
         events.append(_raw(game, "free", at, seat=0))
     for seat, player in enumerate(seating.seats):

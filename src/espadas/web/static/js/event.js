@@ -2,8 +2,8 @@
 // yours; the others once their round is over), the standings per round and
 // overall, and at the end the boards file and the records.
 import { call, session } from "./api.js";
-import { seatPlace, t } from "./i18n.js";
-import { announce, escapeHtml, setUp, showError } from "./page.js";
+import { lang, seatPlace, t } from "./i18n.js";
+import { announce, confirmDialog, escapeHtml, setUp, showError } from "./page.js";
 
 const REFRESH_MS = 15000;
 const id = document.body.dataset.table;
@@ -19,6 +19,18 @@ function player(name) {
 
 function entrantName(name) {
   return name.split(" & ").map(player).join(" & ");
+}
+
+// the organiser (or the other side) puts a robot in an absent entrant's seat
+function replacing(x, name) {
+  if (!x.replace_at || x.waiting === null) return "";
+  const who = player(x.players[x.waiting]);
+  if (!x.replace_open) {
+    const when = new Date(x.replace_at).toLocaleString(lang);
+    return ` <span class="about">${escapeHtml(t("events.replace_from", { name: who, when }))}</span>`;
+  }
+  const label = escapeHtml(t("events.replace_label", { name: who, n: x.number }));
+  return ` <button type="button" class="replace" data-table="${escapeHtml(x.table)}" data-name="${escapeHtml(who)}" aria-label="${label}">${escapeHtml(t("action.replace"))}</button>`;
 }
 
 function renderEvent(e, me) {
@@ -58,7 +70,7 @@ function renderEvent(e, me) {
       const link = x.table
         ? `<a href="/mesa/${encodeURIComponent(x.table)}">${name}</a>`
         : `${name} <span class="about">${escapeHtml(t("events.hidden"))}</span>`;
-      return `<li>${link}: ${escapeHtml(line)}</li>`;
+      return `<li>${link}: ${escapeHtml(line)}${replacing(x, name)}</li>`;
     }).join("");
     return `<h3>${escapeHtml(t("events.round_n", { n: r }))}</h3><ul class="event-tables">${items}</ul>`;
   }).join("");
@@ -148,6 +160,16 @@ async function main() {
   });
   document.getElementById("start").addEventListener("click", async () => {
     if (await post("start", {}, t("events.started"))) await refresh(me);
+  });
+  document.getElementById("tables").addEventListener("click", async (event) => {
+    const put = event.target.closest("button.replace");
+    if (!put) return;
+    const name = put.dataset.name;
+    if (!(await confirmDialog(t("confirm.replace", { name })))) return;
+    const answer = await call("POST", `/api/tables/${encodeURIComponent(put.dataset.table)}/actions`, { type: "replace" });
+    if (!answer.ok) showError(answer.data);
+    else announce(t("say.replaced", { name }));
+    await refresh(me);
   });
   await refresh(me);
   window.setInterval(() => refresh(me), REFRESH_MS);

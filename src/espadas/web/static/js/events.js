@@ -44,6 +44,7 @@ function body() {
     boards: numberOf("ev-boards") || 8,
     rounds: numberOf("ev-rounds") || 1,
     robot: document.getElementById("ev-robot").value,
+    absent: document.querySelector("input[name=ev-absent]:checked").value,
   };
   if (starts) data.starts_at = new Date(starts).toISOString();
   const days = numberOf("ev-days");
