@@ -119,7 +119,9 @@ def test_the_organiser_is_told_and_sees_when() -> None:
     told = {(n.player, n.kind) for n in plan(table, LIMIT)}
     assert ("org", "claimable") in told and ("a", "claimable") in told
     assert not any(n.player == PSEUDO[0] for n in plan(table, LIMIT))
-    assert ("org", "claimable") not in {(n.player, n.kind) for n in plan(event_table("claim"), LIMIT)}
+    assert ("org", "claimable") not in {
+        (n.player, n.kind) for n in plan(event_table("claim"), LIMIT)
+    }
     view = table_view(table, "org", turn_limit=LIMIT)
     assert view["replace_at"] == (T0 + LIMIT).isoformat() and view["you"] is None
     assert view["game"]["hand"] is None  # the organiser sees no card

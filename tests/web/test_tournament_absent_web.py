@@ -117,6 +117,12 @@ def test_the_organiser_puts_a_robot_in(browser: Browser, base: str, lang: str) -
         table = people[1].ok("GET", f"/api/events/{event}")["tables"][0]["table"]
         view = people[0].view(table)
         assert view["replaced"] == [2] and view["seats"][2]["robot"] == "experto"
+        # the list is drawn again without Bea's button (the next wait opens a limit later)
+        gone = (
+            "(t) => ![...document.querySelectorAll('#tables button.replace')]"
+            ".some((b) => b.getAttribute('aria-label') === t)"
+        )
+        wait_for(page, gone, words["put"])
         assert put.count() == 0
         axe_clean(page, f"event-absent-{lang}-after")
         assert csp_violations(page) == []
