@@ -2,8 +2,10 @@
 PostgreSQL: the event's ``absent`` option (default ``robot``) in its answers and
 the OpenAPI document; the organiser (not seated) and the other side may put a
 robot in the seat once the turn limit has passed (the event says when, table by
-table), nobody else; the round then finishes and the event ends; an event that
-claims keeps its claims. The clock is faked and the turn limit is one hour."""
+table), nobody else; the round then finishes and the event ends, the person
+replaced keeping their place in the standings (the page's and the records
+bundle's agree); an event that claims keeps its claims. The clock is faked and
+the turn limit is one hour."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from espadas.cli.event import bundle_standings
 from espadas.tables.clock import FakeClock
 from event_helpers import play_table, wait_for
 from server_helpers import Client
@@ -123,8 +126,16 @@ def test_the_organiser_replaces_an_absent_entrant(base: str, clock: FakeClock) -
             "the event did not end",
         )
         assert final["tables"][0]["done"] and final["tables"][0]["replace_at"] is None
-        record = org.ok("GET", f"/api/events/{event}/records")["tables"][0]["record"]
+        bundle = org.ok("GET", f"/api/events/{event}/records")
+        [item] = bundle["tables"]
+        record = item["record"]
         assert record["players"][1] == "robot:aleatorio" and len(record["hands"]) == 2
+        assert item["entrants"] == ["Ana", "Cai", "Bea", "Dan"] and "entrants" not in record
+        # Cai keeps his place: the robot's boards count for his pair
+        shown = org.ok("GET", f"/api/events/{event}/standings")
+        ranked = {s["entrant"]: s["boards"] for s in shown["overall"]}
+        assert ranked == {"Ana & Bea": 2, "Cai & Dan": 2}
+        assert bundle_standings(bundle) == shown  # as espadas duplicate BUNDLE.json
     finally:
         close(org, zoe, *clients.values())
 

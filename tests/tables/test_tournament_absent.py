@@ -28,6 +28,9 @@ from espadas.tables.tournament import (
     deal_boards,
     make_spec,
     open_table,
+    record_results_of,
+    seat_entrants,
+    standings,
     table_done,
     table_id,
     tournament_dealer,
@@ -167,4 +170,13 @@ def test_a_round_finishes_though_an_entrant_never_plays(seed: int, who: str) -> 
         if board + 1 < spec.per_round:
             table.act("a", "next_hand", at, dealer=dealer)
     assert table_done(spec, table)
-    assert table.record()["players"][1] == "robot:aleatorio"
+    record = table.record()
+    assert record["players"][1] == "robot:aleatorio"
+    # with the names the event seated, b keeps their place: the pair B & D is ranked
+    bare = {r.entrant for r in record_results_of(spec, 1, record)}
+    assert bare == {"A & C", "robot:aleatorio & D"}
+    named = record | {"entrants": seat_entrants(SEATS, {p: p.upper() for p in SEATS})}
+    results = record_results_of(spec, 1, named)
+    assert {r.entrant for r in results} == {"A & C", "B & D"}
+    assert len(results) == 2 * spec.per_round
+    assert standings(spec, [(1, named)]).overall.standings[0].boards == spec.per_round

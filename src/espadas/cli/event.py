@@ -194,7 +194,9 @@ def bundle_standings(data: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f'format must be "{BUNDLE}"')
     event = dict(data["event"])
     spec = EventSpec.from_dict(event)
-    records = [(int(t["round"]), t["record"]) for t in data["tables"]]
+    records = [
+        (int(t["round"]), t["record"] | {"entrants": t.get("entrants")}) for t in data["tables"]
+    ]
     return standings_body(str(event.get("id", "")), True, standings(spec, records))
 
 

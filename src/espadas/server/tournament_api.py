@@ -317,7 +317,9 @@ async def event_boards(request: Request, event_id: str = EventId) -> dict[str, A
 async def event_records(request: Request, event_id: str = EventId) -> dict[str, Any]:
     """Every record of the event once it is over, in one JSON bundle
     (``espadas-event/1``): the event's choices, its boards file, and each table's
-    round, number and record (``espadas-record/1``). ``espadas duplicate`` scores it."""
+    round, number, ``entrants`` (the names the event seated there, ``null`` for a
+    robot filling a gap: a person later replaced by a robot keeps their place) and
+    record (``espadas-record/1``). ``espadas duplicate`` scores it."""
     event = await _finished(request, event_id)
     service = _service(request)
     return {
@@ -325,7 +327,13 @@ async def event_records(request: Request, event_id: str = EventId) -> dict[str, 
         "event": {"id": event.id, **event.spec},
         "boards": event.boards,
         "tables": [
-            {"round": row.round, "number": row.number, "table": row.table_id, "record": rec}
+            {
+                "round": row.round,
+                "number": row.number,
+                "table": row.table_id,
+                "entrants": rec.get("entrants"),
+                "record": {k: v for k, v in rec.items() if k != "entrants"},
+            }
             for row, rec in await service.records(event)
         ],
     }

@@ -49,6 +49,7 @@ from espadas.tables.tournament import (
     event_of_table,
     may_join,
     open_table,
+    seat_entrants,
     seat_round,
     standings,
     table_done,
@@ -298,10 +299,13 @@ class EventService:
 
     # -- standings and records ----------------------------------------------------
     async def records(self, event: EventRow) -> list[tuple[EventTable, dict[str, Any]]]:
+        """Each table's record and the names the event seated there (``entrants``)."""
+        names = {e.player_id: e.name for e in await self.db.entrants(event.id)}
         out = []
         for row in await self.db.tables(event.id):
             with contextlib.suppress(UnknownTable):
-                out.append((row, (await self.hub.table(row.table_id)).record()))
+                record = (await self.hub.table(row.table_id)).record()
+                out.append((row, record | {"entrants": seat_entrants(row.seats, names)}))
         return out
 
     async def standings(self, event: EventRow) -> Standings:

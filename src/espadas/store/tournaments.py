@@ -23,6 +23,7 @@ from espadas.store.schema import tournament_entrants as event_entrants
 from espadas.store.schema import tournament_tables as event_tables
 from espadas.store.schema import tournaments as events
 from espadas.tables.table import Table as GameTable
+from espadas.tables.tournament import seat_entrants
 
 if TYPE_CHECKING:
     from espadas.store.store import Store
@@ -235,15 +236,19 @@ class Tournaments:
 
 
 async def stored_records(store: Store, event_id: str) -> list[tuple[EventTable, dict[str, Any]]]:
-    """Each table of an event and its record, rebuilt from the stored logs alone."""
+    """Each table of an event and its record, rebuilt from the stored logs alone,
+    with the names the event seated there (``entrants``, as the server's)."""
     out = []
     from espadas.store.store import UnknownTable
 
-    for row in await Tournaments(store.engine).tables(event_id):
+    db = Tournaments(store.engine)
+    names = {e.player_id: e.name for e in await db.entrants(event_id)}
+    for row in await db.tables(event_id):
         try:
             events_ = await store.events(row.table_id)
         except UnknownTable:  # written, not opened yet (no board played there)
             continue
         if events_:
-            out.append((row, GameTable.rebuild(row.table_id, events_).record()))
+            record = GameTable.rebuild(row.table_id, events_).record()
+            out.append((row, record | {"entrants": seat_entrants(row.seats, names)}))
     return out

@@ -361,10 +361,30 @@ def _robot(name: str) -> bool:
     return name.startswith("robot:") or not name
 
 
+def seat_entrants(seats: Sequence[str | None], names: Mapping[str, str]) -> list[str | None]:
+    """The names of the entrants the event seated at a table (``None``: a robot
+    filling a gap): a record's ``entrants`` (:func:`record_results_of`)."""
+    return [None if p is None else names.get(p, "?") for p in seats]
+
+
+def _seat_names(record: Mapping[str, Any]) -> list[str]:
+    """A record's names at the seats, an entrant replaced by a robot named still
+    (the record's ``entrants``, if given, for the seats the event gave a person)."""
+    players = [str(p) for p in record["players"]]
+    entrants = record.get("entrants")
+    if not isinstance(entrants, list) or len(entrants) != len(players):
+        return players
+    return [
+        str(e) if isinstance(e, str) and e else p for e, p in zip(entrants, players, strict=True)
+    ]
+
+
 def record_results_of(spec: EventSpec, round_: int, record: Mapping[str, Any]) -> list[Result]:
     """The results of one table's record: each finished board of its round, in each
-    direction, for the entrants (not the robots filling gaps)."""
-    players = [str(p) for p in record["players"]]
+    direction, for the entrants (not the robots filling gaps). With ``entrants``
+    (:func:`seat_entrants`) a person replaced by a robot keeps their place: the
+    robot's boards count for them (their pair's, for pairs)."""
+    players = _seat_names(record)
     first = round_range(spec, round_).start
     directions = range(2) if spec.mode == "pairs" else range(spec.rules.players)
     out = []
