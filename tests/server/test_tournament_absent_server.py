@@ -17,7 +17,7 @@ import pytest
 from espadas.cli.event import bundle_standings
 from espadas.tables.clock import FakeClock
 from event_helpers import play_table, wait_for
-from server_helpers import Client
+from server_helpers import Client, Listener
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
@@ -154,6 +154,27 @@ def test_a_seated_opponent_replaces_too(base: str, clock: FakeClock) -> None:
         early = org.act(table, "replace")
         assert early.status_code == 409 and early.json()["error"] == "replace_early"
     finally:
+        close(org, *clients.values())
+
+
+def test_the_organiser_replaces_over_the_live_socket(base: str, clock: FakeClock) -> None:
+    org, clients, started = started_event(base, clock)
+    table = started["tables"][0]["table"]
+    socket = Listener(base, table, org.cookie_header())
+    try:
+        socket.send({"type": "act", "id": 1, "action": {"type": "replace"}})
+        refused = socket.answer(1)
+        assert (refused["type"], refused["status"], refused["error"]) == (
+            "refused",
+            409,
+            "replace_early",
+        )
+        clock.advance(hours=1, seconds=1)
+        socket.send({"type": "act", "id": 2, "action": {"type": "replace", "value": "normal"}})
+        assert socket.answer(2)["type"] == "done"
+        assert org.view(table)["seats"][1]["robot"] == "normal"
+    finally:
+        socket.close()
         close(org, *clients.values())
 
 
