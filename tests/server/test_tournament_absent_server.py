@@ -182,10 +182,17 @@ def test_an_event_that_claims(base: str, clock: FakeClock) -> None:
     org, clients, started = started_event(base, clock, absent="claim")
     try:
         [row] = started["tables"]
+        event = started["id"]
         assert started["absent"] == "claim" and row["replace_at"] is None
         clock.advance(hours=2)
         off = org.act(row["table"], "replace")
         assert off.status_code == 409 and off.json()["error"] == "replace_off"
         assert clients["Ana"].act(row["table"], "claim").status_code == 200
+        # the game is over: the round, and so the event, ends (board 2 not played)
+        final = wait_for(
+            lambda: (e := org.ok("GET", f"/api/events/{event}"))["status"] == "finished" and e,
+            "the event did not end",
+        )
+        assert final["tables"][0]["done"] and final["tables"][0]["boards_played"] == 0
     finally:
         close(org, *clients.values())

@@ -114,7 +114,10 @@ def test_a_claim_event_table_claims() -> None:
     with pytest.raises(TableError) as off:
         replace(table, "org", T0 + LIMIT, None, LIMIT)
     assert off.value.code == "replace_off"
+    spec = make_spec("Martes", boards=2, absent="claim")
+    assert not table_done(spec, table)
     assert [e.type for e in table.act("a", "claim", T0 + LIMIT, turn_limit=LIMIT)] == ["claim"]
+    assert table_done(spec, table)  # the game is over: its round does not wait for it
 
 
 def test_the_organiser_is_told_and_sees_when() -> None:

@@ -291,7 +291,7 @@ class EventService:
         loaded = None if event_id is None else self._loaded.get(event_id)
         if event_id is None or loaded is None or not table_done(loaded.spec, table):
             return
-        if not any(e.type == "play" for e in new):
+        if not any(e.type in ("play", "claim", "abandon") for e in new):
             return
         task = asyncio.create_task(self.refresh(event_id))
         self._tasks.add(task)

@@ -341,8 +341,11 @@ def tournament_dealer(spec: EventSpec, boards: Boards, round_: int, game: GameTa
 
 
 def table_done(spec: EventSpec, game: GameTable) -> bool:
-    """Whether a table has finished every board of its round."""
-    return game.game is not None and len(game.game.scored) >= spec.per_round
+    """Whether a table has finished every board of its round, or its game is over
+    before (closed by a claim, or abandoned: the boards left are not played)."""
+    if game.game is None:
+        return False
+    return game.game.result is not None or len(game.game.scored) >= spec.per_round
 
 
 # -- scoring ----------------------------------------------------------------------
