@@ -21,6 +21,7 @@ import json
 import os
 from typing import Any
 
+from espadas.cli.event import add_store_options, is_event, run_event
 from espadas.cli.replay import fail, read_text
 from espadas.engine.errors import RecordError, ReplayError
 from espadas.engine.record import load_record
@@ -43,14 +44,21 @@ def add_parser(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "duplicate", help="duplicate standings of an event, recomputed from its records"
     )
-    p.add_argument("scores", help=f"a {FORMAT} JSON file ('-' for standard input)")
+    p.add_argument(
+        "scores",
+        help=f"a {FORMAT} JSON file ('-' for standard input), an event's records bundle"
+        " (espadas-event/1) or a stored event's id (with --data/--db)",
+    )
     p.add_argument("--method", choices=METHODS, help="rank by matchpoints or by total points")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG, help="language (default es)")
+    add_store_options(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if is_event(args.scores):
+        return run_event(args)
     try:
         table = standings_of(_load(read_text(args.scores)), _folder(args.scores), args.method)
     except (RecordError, ReplayError, DuplicateError) as exc:

@@ -15,6 +15,7 @@ from espadas.cli import (
     analyze,
     bench,
     duplicate,
+    event,
     export,
     loadtest,
     match,
@@ -41,6 +42,7 @@ COMMANDS = (
     bench,
     verify,
     duplicate,
+    event,
     loadtest,
     worker,
 )

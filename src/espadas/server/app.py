@@ -21,6 +21,7 @@ from espadas.server.api import router
 from espadas.server.body import JsonBody
 from espadas.server.challenge_api import router as challenge_router
 from espadas.server.challenges import Challenges
+from espadas.server.dealing import Dealing
 from espadas.server.errors import add_handlers
 from espadas.server.guard import Guard
 from espadas.server.hub import Hub
@@ -34,6 +35,8 @@ from espadas.server.push import Push
 from espadas.server.robot_pool import RobotPool, Robots
 from espadas.server.robot_queue import QueueRobots
 from espadas.server.settings import Settings
+from espadas.server.tournament_api import router as tournament_router
+from espadas.server.tournaments import EventService
 from espadas.store.store import Store
 
 log = logging.getLogger("espadas.server")
@@ -56,6 +59,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             robots = RobotPool(settings.robot_workers)
         hub = Hub(store, settings, robots)
         app.state.challenges = Challenges(store, hub, settings)
+        app.state.events = EventService(store, hub, settings)
+        app.state.events.run()
+        app.state.dealing = Dealing(app.state.challenges, app.state.events)
         app.state.push = None
         try:
             app.state.push = Push.load(
@@ -91,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 listening.cancel()
             await analyst.close()
             await app.state.challenges.close()
+            await app.state.events.close()
             await hub.close()
             await hub.flush_seen()
             robots.close()
@@ -111,6 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(account_router)
     app.include_router(passkey_router)
     app.include_router(challenge_router)
+    app.include_router(tournament_router)
 
     add_handlers(app)
     describe(app)

@@ -96,9 +96,9 @@ async def live(websocket: WebSocket, table_id: str) -> None:
             detail = "; ".join(str(p.get("msg", "")) for p in err.errors()[:3])
             return refusal(ApiError(422, "bad_request", detail=detail[:300]), lang)
         try:
-            challenges = websocket.app.state.challenges
-            await challenges.ready(table_id)
-            command = act_command(player, body, settings, challenges.dealer_for)
+            dealing = websocket.app.state.dealing  # a challenge's or an event's boards
+            await dealing.ready(table_id)
+            command = act_command(player, body, settings, dealing.dealer_for)
             table, _events = await hub.command(table_id, command)
         except (EspadasError, ApiError) as err:
             return refusal(err, lang)

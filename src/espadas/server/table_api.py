@@ -282,10 +282,10 @@ async def act(
     a chat message (``say``; spectators too, unless the creator turned their
     chat off: 403 ``chat_closed``). Messages are limited per person: 5 in 10
     seconds and 30 in 10 minutes (429 ``chat_too_fast``)."""
-    challenges = request.app.state.challenges
-    await challenges.ready(table_id)
+    dealing = request.app.state.dealing  # a challenge's or an event's boards
+    await dealing.ready(table_id)
     return await _run(
-        hub, table_id, player, act_command(player, body, settings, challenges.dealer_for)
+        hub, table_id, player, act_command(player, body, settings, dealing.dealer_for)
     )
 
 

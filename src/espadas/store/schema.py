@@ -1,7 +1,7 @@
 """The database schema (SQLAlchemy Core). Migrations in ``migrations/`` create it.
 
 >>> len(metadata.tables), sorted(metadata.tables)[:4]
-(28, ['analyses', 'challenge_attempts', 'challenge_results', 'challenges'])
+(31, ['analyses', 'challenge_attempts', 'challenge_results', 'challenges'])
 """
 
 from __future__ import annotations
@@ -255,6 +255,51 @@ challenge_results = sa.Table(
 )
 """Each finished board of an attempt: the deal score of the player's side, and
 whether the robot in their seat played it (after they left)."""
+# -- duplicate events among people (migration 0009) --------------------------------
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("organiser_id", sa.String(64), nullable=False),
+    sa.Column("organiser_name", sa.String(80), nullable=False),
+    sa.Column("spec", sa.Text, nullable=False),
+    sa.Column("commitment", sa.String(64), nullable=False),
+    sa.Column("boards", sa.Text, nullable=False),
+    sa.Column("token", sa.String(40), nullable=False),
+    sa.Column("status", sa.String(10), nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("started_at", sa.String(40)),
+    sa.Column("finished_at", sa.String(40)),
+    sa.Index("ix_tournaments_created", "created_at"),
+)
+"""A duplicate event (``espadas.tables.tournament``): its choices (``spec``, JSON),
+its boards file with every deal and salt (kept server-side until it ends), the set
+commitment (public), the join link's token, ``status`` ``open``, ``playing`` or
+``finished`` and the round being played (0 before the start)."""
+
+tournament_entrants = sa.Table(
+    "tournament_entrants",
+    metadata,
+    sa.Column("event_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("joined_at", sa.String(40), nullable=False),
+)
+"""Who joined an event (the key: once each)."""
+
+tournament_tables = sa.Table(
+    "tournament_tables",
+    metadata,
+    sa.Column("event_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("table_id", sa.String(64), nullable=False, unique=True),
+    sa.Column("seats", sa.Text, nullable=False),
+)
+"""Each table of each round: its table id and the player id at each seat (JSON,
+null for a robot)."""
 # -- the club: ratings and statistics (issue 20; see espadas.store.club) ----------
 STAT_COLUMNS = (
     "games",

@@ -6,7 +6,9 @@ the table is opened, and replacing the absent person by a robot.
   close the game (the ``claim`` action of :meth:`~espadas.tables.table.Table.act`),
   and the side that waited loses.
 - ``robot``: nobody may claim. Instead, once the claim would be open, the table's
-  creator (whatever their seat, seated or not) or a person seated on the other side
+  creator (whatever their seat, seated or not; at an event's table the event's
+  organiser instead, the ``create`` event's ``organiser``: :func:`replacer`) or a
+  person seated on the other side
   puts a robot in the absent person's seat (:func:`replace`, the log's ``replace``
   entry); play goes on at once and the scores so far are kept. The seat stays a
   robot for the rest of the game: the person replaced watches (their turn notices
@@ -61,6 +63,8 @@ class AbsentTable(Protocol):
 
     version: int
     creator: str
+    organiser: str | None
+    spare_robot: str | None
     absent: str
     rules: Rules
     game: Game | None
@@ -74,12 +78,21 @@ class AbsentTable(Protocol):
 
 
 def robot_level(table: AbsentTable) -> str:
-    """The level a replacement robot gets unless told: the table's first robot's,
-    else :data:`DEFAULT_LEVEL`."""
+    """The level a replacement robot gets unless told: an event's robots' (the
+    ``create`` event's ``robot``), else the table's first robot's, else
+    :data:`DEFAULT_LEVEL`."""
+    if table.spare_robot is not None:
+        return table.spare_robot
     for seat in table.seats:
         if seat is not None and seat.robot is not None:
             return seat.robot
     return DEFAULT_LEVEL
+
+
+def replacer(table: AbsentTable) -> str:
+    """Who may replace an absent person whatever their own seat: the event's
+    organiser at an event's table (its creator is a pseudo-player), else the creator."""
+    return table.organiser or table.creator
 
 
 def _may_replace(table: AbsentTable, player: str | None) -> bool:
@@ -87,7 +100,7 @@ def _may_replace(table: AbsentTable, player: str | None) -> bool:
     game = table.game
     if player is None or game is None or game.to_act is None:
         return False
-    if player == table.creator:
+    if player == replacer(table):
         return True
     seat = table.seat_of(player)
     return seat is not None and table.rules.side_of(seat) != table.rules.side_of(game.to_act)
@@ -122,7 +135,7 @@ def replace(
     opens = table.claim_open_at(turn_limit)
     if game is None or game.to_act is None or opens is None:
         raise TableError("no_replace", "nobody is keeping the table waiting")
-    if player != table.creator:
+    if player != replacer(table):
         seat = table.seat_of(player)
         if seat is None:
             raise NotAllowed("not_seated", "only the players seated at this table may do that")

@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from espadas.tables.absent import replacer
 from espadas.tables.event import Event
 from espadas.tables.table import Table
 
@@ -86,8 +87,9 @@ def plan(table: Table, turn_limit: timedelta, delay: timedelta = timedelta(0)) -
         if table.rules.side_of(other) != side:
             notices.append(notice("claimable", occupant.player, start + turn_limit))
     told = {n.player for n in notices}
-    if table.absent == "robot" and table.creator not in told:  # the creator may replace too
-        notices.append(notice("claimable", table.creator, start + turn_limit))
+    boss = replacer(table)  # the creator (an event's organiser) may replace too
+    if table.absent == "robot" and boss not in told:
+        notices.append(notice("claimable", boss, start + turn_limit))
     return notices
 
 

@@ -96,6 +96,8 @@ class Table:
     rated: bool = True  # the game counts for the club's ratings (espadas.tables.finish)
     absent: str = "claim"  # what a turn past the limit allows: espadas.tables.absent
     replaced: list[int] = field(default_factory=list)  # seats whose person a robot replaced
+    organiser: str | None = None  # an event's organiser replaces in the creator's stead
+    spare_robot: str | None = None  # the level that replaces an absent person (an event's)
 
     # -- log ------------------------------------------------------------------
     @classmethod
@@ -135,6 +137,7 @@ class Table:
         self.hints = bool(options.get("hints", False))
         self.rated = bool(options.get("rated", True))
         self.absent = str(options.get("absent", "claim"))
+        self.organiser, self.spare_robot = options.get("organiser"), options.get("robot")
         self.creator = creator
         self.seats = [None] * self.rules.players
         self.seats[0] = Seat(name, player=creator)
@@ -262,17 +265,18 @@ class Table:
         hints: bool = False,
         rated: bool = True,
         absent: str = "claim",
-        **rematch: str | int | None,
+        **extra: str | int | None,
     ) -> tuple[Table, list[Event]]:
-        """A new table with ``creator`` at seat 0 (``rematch_of``, ``rematch_partner``);
-        ``hints``: the creator allows hints (the event says so only then); ``rated``:
-        the game counts for the ratings (said only when it does not); ``absent``:
-        ``claim`` or ``robot`` (said only when not ``claim``, espadas.tables.absent)."""
+        """A new table with ``creator`` at seat 0 (``rematch_of``, ``rematch_partner``,
+        an event's ``organiser`` and ``robot``: espadas.tables.absent); ``hints``: the
+        creator allows hints (said only then); ``rated``: the game counts for the ratings
+        (said only when it does not); ``absent``: ``claim`` or ``robot`` (said only when
+        not ``claim``, espadas.tables.absent)."""
         table = cls(table_id)
         data: dict[str, Any] = {"rules": rules.to_dict(), "creator": creator, "name": name}
         data.update(({"hints": True} if hints else {}) | ({} if rated else {"rated": False}))
         data.update({} if absent == "claim" else {"absent": absent_option(absent)})
-        data.update({key: value for key, value in rematch.items() if value is not None})
+        data.update({key: value for key, value in extra.items() if value is not None})
         event = table._new("create", at, **data)
         return table, [event]
 

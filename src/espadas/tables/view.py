@@ -42,7 +42,7 @@ from espadas.engine import (
     codec,
     explain_hand,
 )
-from espadas.tables.absent import replace_open_at
+from espadas.tables.absent import replace_open_at, replacer
 from espadas.tables.clock import TURN_LIMIT
 from espadas.tables.table import Table
 
@@ -265,7 +265,7 @@ class ViewText:
         if table.version != self.version:
             raise ValueError("the table has moved on since this view's public part was made")
         seat = table.seat_of(player)
-        spectator = seat is None and player != table.creator
+        spectator = seat is None and player not in (table.creator, replacer(table))
         if spectator and self._spectator is not None:
             return self._spectator
         made = self._mine.get((player, turn_limit))

@@ -34,6 +34,8 @@ from espadas.store.store import Store
 from espadas.tables.ids import TABLE_ID
 from espadas.web.club_pages import add_club_pages
 
+EVENT_ID = re.compile(r"^[0-9a-f]{12}$")
+"""An event's id (``espadas.server.tournaments``), as ``/torneo/ID`` names it."""
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
@@ -136,6 +138,14 @@ def create_site(settings: Settings | None = None) -> FastAPI:
     @app.get("/reto", response_class=HTMLResponse, include_in_schema=False)
     async def challenge_page(request: Request) -> HTMLResponse:
         return html_page("challenge", request)
+
+    @app.get("/torneos", response_class=HTMLResponse, include_in_schema=False)
+    async def events_page(request: Request) -> HTMLResponse:
+        return html_page("events", request)
+
+    @app.get("/torneo/{event_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def event_page(request: Request, event_id: str) -> HTMLResponse:
+        return html_page("event", request, event_id if EVENT_ID.match(event_id) else "")
 
     @app.get("/mesa/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(request: Request, table_id: str) -> HTMLResponse:
