@@ -93,6 +93,7 @@ class Table:
     chat: Chat = field(default_factory=Chat)  # messages: espadas.tables.chat
     hints: bool = False  # the creator allows hints (espadas.robots.explain) at this table
     rated: bool = True  # the game counts for the club's ratings (espadas.tables.finish)
+    boards: int | None = None  # the game ends after that many hands (a daily challenge)
 
     # -- log ------------------------------------------------------------------
     @classmethod
@@ -131,6 +132,7 @@ class Table:
         self.rules = Rules.from_dict(rules)
         self.hints = bool(options.get("hints", False))
         self.rated = bool(options.get("rated", True))
+        self.boards = options.get("boards")
         self.creator = creator
         self.seats = [None] * self.rules.players
         self.seats[0] = Seat(name, player=creator)
@@ -150,7 +152,7 @@ class Table:
         self.seats[seat], self.seats[2] = self.seats[2], self.seats[seat]
 
     def _on_start(self, first_dealer: int) -> None:
-        self.game = Game(self.rules, first_dealer=first_dealer)
+        self.game = Game(self.rules, first_dealer=first_dealer, hand_limit=self.boards)
         self.status = "playing"
 
     def _on_deal(self, hands: list[str], salt: str, commitment: str) -> None:
@@ -255,9 +257,10 @@ class Table:
         rated: bool = True,
         **rematch: str | int | None,
     ) -> tuple[Table, list[Event]]:
-        """A new table with ``creator`` at seat 0 (``rematch_of``, ``rematch_partner``);
-        ``hints``: the creator allows hints (the event says so only then); ``rated``:
-        the game counts for the ratings (the event says so only when it does not)."""
+        """A new table with ``creator`` at seat 0 (``rematch_of``, ``rematch_partner``,
+        ``boards``: the game ends after that many hands); ``hints``: the creator allows
+        hints (the event says so only then); ``rated``: the game counts for the ratings
+        (the event says so only when it does not)."""
         table = cls(table_id)
         data: dict[str, Any] = {"rules": rules.to_dict(), "creator": creator, "name": name}
         data.update(({"hints": True} if hints else {}) | ({} if rated else {"rated": False}))
@@ -357,9 +360,7 @@ class Table:
         if any(s is None for s in self.seats):
             raise TableError("seats_empty", "fill the empty seats (invite or add robots) first")
         first = 0 if self.rules.first_dealer == "creator" else secrets.randbelow(len(self.seats))
-        events = [self._new("start", at, first_dealer=first)]
-        events.append(self._deal(at, dealer))
-        return events
+        return [self._new("start", at, first_dealer=first), self._deal(at, dealer)]
 
     def _deal(self, at: datetime, dealer: Dealer) -> Event:
         game = self._running()
