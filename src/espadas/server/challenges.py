@@ -10,8 +10,9 @@ the leaderboard.
 - **An attempt**: the player's one table (``reto-DAY-…``), the player at seat 0,
   robots in the other seats, board ``i`` dealt as hand ``i``
   (:func:`~espadas.tables.challenge.board_dealer`). Each finished hand is a
-  result (the hub tells :meth:`Challenges.observe` after every commit). After
-  the last board the table deals no more. A player who leaves hands the hand in
+  result (the hub tells :meth:`Challenges.observe` after every commit). The
+  table's game ends with the last board (``boards``: reason ``"boards"``, the
+  side ahead wins; no rematch), as a game ends at its target. A player who leaves hands the hand in
   progress to the robot (which plays it out at the table); the boards not reached
   take the robots' own result there, par (the same robot in their seat, the same
   partner and opponents): every attempt has a result on every board.
@@ -64,6 +65,9 @@ log = logging.getLogger("espadas.challenges")
 FRESH_S = 1.0
 """How late the leaderboard (and a challenge's par) may be, in seconds."""
 
+RATE_EVERY_S = 5.0
+"""How often (at most) reading today's challenge looks for closed days to rate."""
+
 
 def start_time(text: str) -> time:
     """``HH:MM`` as a time of day (UTC).
@@ -95,6 +99,8 @@ class Challenges:
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._known: dict[str, tuple[float, Challenge]] = {}
         """Each day's challenge as last read, and when (monotonic seconds)."""
+        self._rated_at = -RATE_EVERY_S
+        self._rating: asyncio.Task[None] | None = None
         hub.observers.append(self.observe)
 
     # -- days -----------------------------------------------------------------
@@ -128,6 +134,8 @@ class Challenges:
         if self.is_closed(day) and day not in self._closed:
             self._closed.add(day)
             await self._close(day)
+        elif create:
+            self._rate_soon()
         return found
 
     async def _read(self, day: str, create: bool) -> Challenge | None:
@@ -206,7 +214,15 @@ class Challenges:
         now = self.settings.clock.now()
         table_id = challenge_table_id(day)
         await self.store.challenges.start(day, player.id, player.name, table_id, now)
-        table, events = Table.create(table_id, boards.rules, player.id, player.name, now)
+        table, events = Table.create(  # counted apart: not in the club's ratings
+            table_id,
+            boards.rules,
+            player.id,
+            player.name,
+            now,
+            rated=False,
+            boards=len(boards.boards),
+        )
         levels = seat_levels(
             boards.rules.players,
             challenge.robots["partner"],
@@ -257,6 +273,28 @@ class Challenges:
                 await self.reconcile(attempt)
                 if attempt.left_at is None and attempt.finished_at is None:
                     await self.leave(attempt)
+
+    # -- the challenge rating ---------------------------------------------------------
+    def _rate_soon(self) -> None:
+        """Rates the closed days not rated yet, in the background (at most every
+        :data:`RATE_EVERY_S`): each is closed first (its unfinished attempts left)."""
+        if monotonic() - self._rated_at < RATE_EVERY_S:
+            return
+        if self._rating is not None and not self._rating.done():
+            return
+        self._rated_at = monotonic()
+        self._rating = asyncio.create_task(self._rate_closed())
+
+    async def _rate_closed(self) -> None:
+        try:
+            today = self.today()
+            for day in await self.store.challenge_ratings.unrated(today):
+                await self.challenge(day)
+            await self.store.challenge_ratings.rate_closed(today, self.settings.clock.now())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the challenge ratings could not be counted")
 
     # -- results --------------------------------------------------------------------
     def observe(self, table: Table, new: list[Event]) -> None:
@@ -370,6 +408,7 @@ class Challenges:
 
     async def close(self) -> None:
         tasks = [*self._par.values(), *self._tasks, *self._refreshing.values()]
+        tasks += [] if self._rating is None else [self._rating]
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -50,10 +50,13 @@ def period_key(period: str, now: datetime) -> str:
 )
 async def profile(subject: Subject, request: Request) -> Response:
     """A player's (or a robot level's) profile: ratings with their history,
-    statistics and favourite partners (404 ``no_player``)."""
-    found = await store_of(request).club.profile(subject, LEVELS)
+    statistics, favourite partners and the daily challenge's rating
+    (``challenge``, null before a day of theirs is rated) (404 ``no_player``)."""
+    store = store_of(request)
+    found = await store.club.profile(subject, LEVELS)
     if found is None:
         raise ApiError(404, "no_player")
+    found["challenge"] = await store.challenge_ratings.get(subject)
     return JSONResponse(found)
 
 
