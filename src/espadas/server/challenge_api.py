@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Path, Request, Response
 from pydantic import BaseModel
 
+from espadas.server.challenge_plays import board_play
 from espadas.server.challenges import Challenges
 from espadas.server.dependencies import MaybePlayerDep, PlayerDep, public_base
 from espadas.server.errors import ApiError
@@ -70,6 +71,8 @@ class LineOut(BaseModel):
 
 class StandingOut(BaseModel):
     rank: int
+    player: str
+    """The player's id (their profile: ``/jugador/ID``)."""
     name: str
     boards: int
     total: float
@@ -90,7 +93,42 @@ class LeaderboardOut(BaseModel):
     you: int | None
 
 
+class StepOut(BaseModel):
+    """The board after the bids and after each trick (as a game's replay)."""
+
+    hand_number: int
+    trick_number: int
+    dealer: int
+    bids: list[int | str | None]
+    hands: list[str]
+    trick: dict[str, Any] | None
+    tricks_taken: list[int]
+    scores: list[int]
+    bags: list[int]
+    sides: list[str]
+    players: int
+
+
+class PlayOut(BaseModel):
+    """A player's play of one board of a closed day: its steps scored from 0–0,
+    their whole game's replay, and its analysis where one is done."""
+
+    day: str
+    board: int
+    player: str
+    name: str
+    table: str
+    players: list[str]
+    rules: dict[str, Any]
+    points: int | None
+    robot: bool
+    steps: list[StepOut]
+    replay: str
+    analysis: str | None
+
+
 Day = Path(pattern=r"^\d{4}-\d{2}-\d{2}$", examples=["2026-12-01"])
+PlayerId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$", examples=["p-1234"])
 
 
 def _challenges(request: Request) -> Challenges:
@@ -184,6 +222,39 @@ async def leaderboard(request: Request, player: MaybePlayerDep, day: str = Day) 
         you = entrants.index(player.id)
     tail = b',"you":' + (b"null" if you is None else str(you).encode()) + b"}"
     return Response(text + tail, media_type="application/json")
+
+
+@router.get("/api/challenge/{day}", responses=answer(ChallengeOut) | refusals(404, 422))
+async def one_day(request: Request, player: MaybePlayerDep, day: str = Day) -> dict[str, Any]:
+    """A day's challenge (today's or a past one's): its commitment, boards (their
+    commitments only), rules, robots and your attempt (404 for a day without one)."""
+    challenges = _challenges(request)
+    found = await _day(challenges, day)
+    mine = None if player is None else await challenges.store.challenges.attempt(day, player.id)
+    return {**challenges.public(found), "you": None if mine is None else _attempt(request, mine)}
+
+
+@router.get(
+    "/api/challenge/{day}/boards/{board}/plays/{player_id}",
+    responses=answer(PlayOut) | refusals(404, 409, 422),
+)
+async def board_play_route(
+    request: Request,
+    day: str = Day,
+    board: int = Path(ge=1, le=100),
+    player_id: str = PlayerId,
+) -> dict[str, Any]:
+    """A player's play of one board, for the side-by-side replay: only once the
+    day has closed (409 ``challenge_open`` before: until then nobody sees
+    another's play); 404 ``no_play`` when they did not play that board at their
+    table (not that day, or they left before it)."""
+    challenges = _challenges(request)
+    found = await _day(challenges, day)
+    if not challenges.is_closed(day):
+        raise ApiError(409, "challenge_open")
+    if board > len(found.boards["boards"]):
+        raise ApiError(404, "no_play")
+    return await board_play(challenges, day, board, player_id)
 
 
 @router.get("/api/challenge/{day}/boards", responses=refusals(404, 409, 422))

@@ -47,6 +47,7 @@ def standings_json(
         standings.append(
             {
                 "rank": s.rank,
+                "player": s.entrant,
                 "name": names[s.entrant],
                 "boards": s.boards,
                 "total": s.total,
