@@ -210,6 +210,17 @@ def test_the_daily_challenge(base: str, clock: FakeClock) -> None:
         assert cai_lines[2]["points"] == par[2]
         mine = ana.ok("GET", f"/api/challenge/{DAY}/leaderboard")
         assert mine["standings"][mine["you"]]["name"] == "Ana"
+        # the first ``limit`` standings and your own; an unchanged version answers 304
+        top = ana.ok("GET", f"/api/challenge/{DAY}/leaderboard?limit=1")
+        assert len(top["standings"]) == 1 and top["entrants"] == 3
+        assert top["you"] == mine["you"] and top["mine"]["name"] == "Ana"
+        assert top["standings"][0] == mine["standings"][0]
+        path = f"/api/challenge/{DAY}/leaderboard"
+        etag = ana.request("GET", path).headers["etag"]
+        assert ana.http.get(path, headers={"if-none-match": etag}).status_code == 304
+        other = bea.request("GET", path).headers["etag"]
+        assert other != etag  # the version and who asks
+        assert bea.http.get(path, headers={"if-none-match": etag}).status_code == 200
 
         ids = {
             n: c.ok("GET", "/api/club/me")["id"]

@@ -12,6 +12,7 @@ sideways scroll; screenshots at 360x640 and 1280x800 go to
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -55,7 +56,7 @@ def server_options(clock: FakeClock) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def people(base: str) -> dict[str, Any]:
+def people(base: str) -> Iterator[dict[str, Any]]:
     """Olga and Pía played the whole day through the API: their clients, ids and
     tables."""
     out: dict[str, Any] = {}
@@ -104,7 +105,7 @@ def test_a_day_before_and_after_it_closes(
     page.goto(f"/mesa/{pia_table}")
     page.wait_for_selector("#result:visible")
     assert page.locator(f"#result a[href='/reto/{DAY}']").count() == 1
-    assert "se jugaron todos los tableros" in page.locator("#result").inner_text()
+    assert "se jugaron todos los repartos" in page.locator("#result").inner_text()
     assert page.get_by_role("button", name="Revancha con las mismas parejas").count() == 0
     axe_clean(page, "the challenge table's end")
     no_sideways_scroll(page)
@@ -122,7 +123,7 @@ def test_a_day_before_and_after_it_closes(
     assert page.locator(".compare-side").count() == 0
     axe_clean(page, "the side-by-side page refused")
     context.close()
-    assert errors == []
+    assert [e for e in errors if "status of 409" not in e] == []  # the refusal, said
 
     clock.advance(hours=24)
     for client, _id, _table in people.values():  # reading today's challenge rates the day

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Path, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import BaseModel
 
 from espadas.server.challenge_plays import board_play
@@ -82,7 +82,8 @@ class StandingOut(BaseModel):
 
 class LeaderboardOut(BaseModel):
     """The day's standings by duplicate scoring (matchpoints; points above the field
-    break ties); ``you``: your place in ``standings`` (from 0), if you played."""
+    break ties): the first ``limit`` of them; ``entrants``: how many in all;
+    ``you``: your place (from 0), if you played, and ``mine`` your standing."""
 
     day: str
     closed: bool
@@ -90,7 +91,9 @@ class LeaderboardOut(BaseModel):
     boards: int
     par: list[int] | None
     standings: list[StandingOut]
+    entrants: int
     you: int | None
+    mine: StandingOut | None
 
 
 class StepOut(BaseModel):
@@ -208,20 +211,30 @@ async def leave(request: Request, player: PlayerDep) -> dict[str, Any]:
 
 
 @router.get(
-    "/api/challenge/{day}/leaderboard", responses=answer(LeaderboardOut) | refusals(404, 422)
+    "/api/challenge/{day}/leaderboard",
+    responses=answer(LeaderboardOut)
+    | {304: {"description": "Unchanged (If-None-Match)"}}
+    | refusals(404, 422),
 )
-async def leaderboard(request: Request, player: MaybePlayerDep, day: str = Day) -> Response:
+async def leaderboard(
+    request: Request,
+    player: MaybePlayerDep,
+    day: str = Day,
+    limit: int = Query(100, ge=1, le=1000),
+) -> Response:
     """A day's standings, made again as attempts finish boards: each player's result
     on each board against the field (the others who played it) and par (at most a
-    second late)."""
+    second late); the first ``limit`` players, and yours. An ``ETag`` names the
+    version: asked again with ``If-None-Match``, an unchanged one answers 304."""
     challenges = _challenges(request)
     found = await _day(challenges, day)
-    text, entrants = await challenges.leaderboard(day, found)
-    you = None
-    if player is not None and player.id in entrants:
-        you = entrants.index(player.id)
-    tail = b',"you":' + (b"null" if you is None else str(you).encode()) + b"}"
-    return Response(text + tail, media_type="application/json")
+    board, version = await challenges.leaderboard(day, found)
+    you = board.place(player.id) if player is not None else None
+    etag = f'"{day}.{version}.{limit}.{"-" if you is None else you}"'
+    headers = {"etag": etag, "cache-control": "no-cache", "vary": "cookie"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(board.answer(you, limit), media_type="application/json", headers=headers)
 
 
 @router.get("/api/challenge/{day}", responses=answer(ChallengeOut) | refusals(404, 422))

@@ -101,7 +101,8 @@ class ChallengeRatings:
             known.update({r.player_id: r for r in rows})
         before = {p: Skill(r.mu, r.sigma) for p, r in known.items()}
         after = rate_day(before, lines)
-        new, old = [], []
+        new: list[dict[str, Any]] = []
+        old: list[dict[str, Any]] = []
         for player, _rank, above, boards in lines:
             row = known.get(player)
             values = {

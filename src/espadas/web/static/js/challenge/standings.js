@@ -34,7 +34,11 @@ export function renderStandings(data, compare = null) {
   const par = data.par
     ? `<tr class="par"><th scope="row" colspan="4">${escapeHtml(t("challenge.par"))}</th>${data.par.map((p) => `<td>${p}</td>`).join("")}</tr>`
     : "";
-  const rows = data.standings.map((s, i) => {
+  // your own row after the first ones shown, when you are further down
+  const shown = data.mine && data.you >= data.standings.length ? [...data.standings, data.mine] : data.standings;
+  const placeOf = (i) => (i < data.standings.length ? i : data.you);
+  const rows = shown.map((s, k) => {
+    const i = placeOf(k);
     const cells = new Map(s.lines.map((line) => [line.board, line]));
     const you = data.you === i ? ` (${escapeHtml(t("challenge.you"))})` : "";
     const name = compare ? `<a href="/jugador/${encodeURIComponent(s.player)}">${escapeHtml(s.name)}</a>` : escapeHtml(s.name);
