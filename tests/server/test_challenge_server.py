@@ -268,6 +268,11 @@ def test_the_daily_challenge(base: str, clock: FakeClock) -> None:
             return found if all(found.values()) else None
 
         ratings = _wait(rated, "the day's challenge ratings", 60)
+        listed = ana.ok("GET", "/api/club/leaderboard?kind=challenge")
+        assert listed["kind"] == "challenge" and len(listed["rows"]) == 3
+        assert [r["rating"] for r in listed["rows"]] == sorted(
+            (r["rating"] for r in ratings.values()), reverse=True
+        )
         final = ana.ok("GET", f"/api/challenge/{DAY}/leaderboard")["standings"]
         by_rank = [ratings[s["name"][0]] for s in final]
         for standing, rating in zip(final, by_rank, strict=True):

@@ -115,6 +115,16 @@ def test_days_rated_once_complete_and_rebuilt_alike(url: str) -> None:
             # Bea came first on both days (day 1: 60 above the field, Ana -60)
             ana = await ratings.get("ana")
             assert ana is not None and bea["rating"] > ana["rating"]
+            # the leaderboard's filter: by the rating shown, the hidden left out
+            board = await ratings.leaderboard(10)
+            assert [r["id"] for r in board] == sorted(
+                ("ana", "bea", "dan"), key=lambda p: -display(want[p][0])[0]
+            )
+            assert [r["rank"] for r in board] == [1, 2, 3]
+            assert board[0]["days"] == want[board[0]["id"]][1]
+            await first.club.set_hidden("bea", True, T0)
+            assert "bea" not in [r["id"] for r in await ratings.leaderboard(10)]
+            assert len(await ratings.leaderboard(1)) == 1
             # the rebuild counts the same days again, to the same numbers
             done = await ratings.rebuild("2026-12-03", T0)
             assert (done.days, done.players) == (2, 3)

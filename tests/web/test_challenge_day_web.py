@@ -181,6 +181,13 @@ def test_a_day_before_and_after_it_closes(
         assert ("Días jugados: 1" if lang == "es" else "Days played: 1") in text
         axe_clean(page, f"the profile with the challenge {lang}")
         shot(page, f"challenge-profile-{lang}-{size}")
+        page.goto("/clasificacion?kind=challenge")
+        wait_for(page, "document.querySelectorAll('#board tbody tr').length === 2")
+        assert page.locator("#preset").is_disabled() and page.locator("#period").is_disabled()
+        assert "Pía" in page.locator("#board").inner_text()
+        axe_clean(page, f"the challenge's leaderboard {lang}")
+        no_sideways_scroll(page)
+        shot(page, f"challenge-leaderboard-{lang}-{size}")
         assert csp_violations(page) == []
         assert errors == []
         context.close()

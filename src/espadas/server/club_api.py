@@ -86,7 +86,7 @@ async def games(
 async def leaderboard(
     request: Request,
     settings: SettingsDep,
-    kind: Literal["partnership", "individual", "pairs"] = "partnership",
+    kind: Literal["partnership", "individual", "pairs", "challenge"] = "partnership",
     preset: Annotated[str | None, Query(max_length=20)] = None,
     period: Literal["all", "year", "month", "week"] = "all",
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
@@ -94,11 +94,16 @@ async def leaderboard(
     """Players by rating of ``kind`` (or ``pairs`` by share of rated games won,
     from 3 games on); with a ``preset`` or a ``period`` only those who played a
     rated game of it, their games and wins counted there. Players who chose to be
-    hidden are left out (422 ``bad_preset`` for an unknown preset)."""
+    hidden are left out (422 ``bad_preset`` for an unknown preset). ``challenge``:
+    players by the daily challenge's own rating, with their days and points above
+    the field per board (the rules and the period do not apply: every closed day)."""
     if preset is not None and preset not in PRESETS:
         raise ApiError(422, "bad_preset", presets=", ".join(PRESETS))
     club = store_of(request).club
     key = period_key(period, settings.clock.now())
+    if kind == "challenge":
+        rows = await store_of(request).challenge_ratings.leaderboard(limit)
+        return JSONResponse({"kind": kind, "preset": None, "period": "all", "rows": rows})
     if kind == "pairs":
         rows = await club.pairs(preset, key, limit)
     else:

@@ -17,7 +17,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from espadas.store.challenges import Challenges
-from espadas.store.schema import challenge_rated_days, challenge_ratings, challenges
+from espadas.store.schema import (
+    challenge_rated_days,
+    challenge_ratings,
+    challenges,
+    club_hidden,
+    players,
+)
 from espadas.tables.challenge import SEAT
 from espadas.tables.challenge_rating import DayLine, day_lines, rate_day
 from espadas.tables.duplicate import Result, score
@@ -163,6 +169,37 @@ class ChallengeRatings:
             "provisional": row.days < PROVISIONAL_GAMES,
             "last_day": row.last_day,
         }
+
+    async def leaderboard(self, limit: int) -> list[dict[str, Any]]:
+        """The top ``limit`` players by challenge rating (OpenSkill's ordinal, as
+        shown), those who chose to be hidden left out."""
+        t = challenge_ratings
+        hidden = sa.select(club_hidden.c.player_id).where(club_hidden.c.player_id == t.c.player_id)
+        name = sa.select(players.c.name).where(players.c.id == t.c.player_id).scalar_subquery()
+        query = (
+            sa.select(t, name.label("name"))
+            .where(~sa.exists(hidden))
+            .order_by((t.c.mu - 3 * t.c.sigma).desc(), t.c.player_id.desc())
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        out = []
+        for i, r in enumerate(rows, start=1):
+            rating, uncertainty = display(Skill(r.mu, r.sigma))
+            out.append(
+                {
+                    "rank": i,
+                    "id": r.player_id,
+                    "name": r.name or "",
+                    "robot": None,
+                    "rating": rating,
+                    "uncertainty": uncertainty,
+                    "days": r.days,
+                    "above_per_board": round(r.above / r.boards, 2) if r.boards else 0.0,
+                }
+            )
+        return out
 
     async def rebuild(self, today: str, at: datetime) -> Rated:
         """Empties the challenge ratings and counts every closed day again, oldest
