@@ -66,6 +66,11 @@ log = logging.getLogger("espadas.challenges")
 FRESH_S = 1.0
 """How late the leaderboard (and a challenge's par) may be, in seconds."""
 
+BUSY_SHARE = 10.0
+"""A day's leaderboard is looked at again after at least this many times as long
+as its standings last took to make (and :data:`FRESH_S`): making them, in a
+thread that holds the interpreter's lock, takes at most a tenth of the time."""
+
 RATE_EVERY_S = 5.0
 """How often (at most) reading today's challenge looks for closed days to rate."""
 
@@ -124,6 +129,8 @@ class Challenges:
         self._standings: dict[str, tuple[float, tuple[int, ...], Board]] = {}
         """Each day's leaderboard: when it was last looked at (monotonic seconds),
         its version (results, par known, closed) and its JSON."""
+        self._cost: dict[str, float] = {}
+        """How long each day's standings last took to make (seconds)."""
         self._fields: dict[str, _Field] = {}
         """Each day's results as the leaderboard last read them."""
         self._closed: set[str] = set()
@@ -408,13 +415,14 @@ class Challenges:
     async def leaderboard(self, day: str, challenge: Challenge) -> tuple[Board, str]:
         """The day's standings (:class:`~espadas.server.challenge_board.Board`) and
         their version (an ETag's core). Looked at again at most every
-        :data:`FRESH_S`, in the background: a read meanwhile gets the last one made
-        and costs no query; the first read of a day waits for it."""
+        :data:`FRESH_S` (or :data:`BUSY_SHARE` times their making's time), in the
+        background: a read meanwhile gets the last one made and costs no query;
+        the first read of a day waits for it."""
         kept = self._standings.get(day)
         if kept is None:
             await self._refresh(day, challenge)
             kept = self._standings[day]
-        elif monotonic() - kept[0] >= FRESH_S:
+        elif monotonic() - kept[0] >= max(FRESH_S, BUSY_SHARE * self._cost.get(day, 0.0)):
             task = self._refreshing.get(day)
             if task is None or task.done():
                 self._refreshing[day] = asyncio.create_task(self._refresh(day, challenge))
@@ -446,9 +454,11 @@ class Challenges:
             return
         results = [*known.rows.values()]
         boards = len(challenge.boards["boards"])
+        began = monotonic()
         made = await asyncio.to_thread(  # the event loop keeps answering meanwhile
             standings_json, day, closed, boards, par, results
         )
+        self._cost[day] = monotonic() - began
         self._standings[day] = (monotonic(), version, made)
 
     async def close(self) -> None:
