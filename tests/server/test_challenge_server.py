@@ -210,6 +210,26 @@ def test_the_daily_challenge(base: str, clock: FakeClock) -> None:
         assert cai_lines[2]["points"] == par[2]
         mine = ana.ok("GET", f"/api/challenge/{DAY}/leaderboard")
         assert mine["standings"][mine["you"]]["name"] == "Ana"
+        # the first ``limit`` standings and your own; an unchanged version answers 304
+        top = ana.ok("GET", f"/api/challenge/{DAY}/leaderboard?limit=1")
+        assert len(top["standings"]) == 1 and top["entrants"] == 3
+        assert top["you"] == mine["you"] and top["mine"]["name"] == "Ana"
+        assert top["standings"][0] == mine["standings"][0]
+        path = f"/api/challenge/{DAY}/leaderboard"
+        etag = ana.request("GET", path).headers["etag"]
+        assert ana.http.get(path, headers={"if-none-match": etag}).status_code == 304
+        other = bea.request("GET", path).headers["etag"]
+        assert other != etag  # the version and who asks
+        assert bea.http.get(path, headers={"if-none-match": etag}).status_code == 200
+
+        ids = {
+            n: c.ok("GET", "/api/club/me")["id"]
+            for n, c in zip("ABC", (ana, bea, cai), strict=True)
+        }
+        # nobody's play of a board reaches anyone before the day closes
+        early = ana.request("GET", f"/api/challenge/{DAY}/boards/1/plays/{ids['B']}")
+        assert early.status_code == 409 and early.json()["error"] == "challenge_open"
+        assert ana.ok("GET", f"/api/challenge/{DAY}")["closed"] is False
 
         # the day closes: the boards file is published and verifies
         clock.advance(hours=20)
@@ -221,6 +241,46 @@ def test_the_daily_challenge(base: str, clock: FakeClock) -> None:
             h["deal"] for h in records["Ana"]["hands"]
         ]
         assert ana.ok("GET", "/api/challenge")["day"] == "2026-12-02"
+        # then each play of each board, for the side-by-side replay
+        closed = ana.ok("GET", f"/api/challenge/{DAY}")
+        assert closed["closed"] is True and closed["you"]["table"] == first["table"]
+        for board in range(1, BOARDS + 1):
+            seen = ana.ok("GET", f"/api/challenge/{DAY}/boards/{board}/plays/{ids['B']}")
+            assert seen["name"] == "Bea" and seen["robot"] is False
+            assert seen["table"] == started["table"]
+            assert len(seen["steps"]) == 14 and sum(seen["steps"][-1]["tricks_taken"]) == 13
+            assert seen["steps"][0]["hands"] == records["Bea"]["hands"][board - 1]["deal"]
+            assert seen["points"] == record_results(records["Bea"], SEAT)[board - 1].points
+        robot = ana.ok("GET", f"/api/challenge/{DAY}/boards/2/plays/{ids['C']}")
+        assert robot["robot"] is True
+        never = ana.request("GET", f"/api/challenge/{DAY}/boards/3/plays/{ids['C']}")
+        assert never.status_code == 404 and never.json()["error"] == "no_play"
+        assert ana.request("GET", f"/api/challenge/{DAY}/boards/9/plays/x").status_code == 404
+
+        # the closed day is rated: the challenge rating on each one's profile, in
+        # the order of the day's standings, with the points above the field
+
+        def rated() -> dict[str, Any] | None:
+            ana.ok("GET", "/api/challenge")  # reading today's challenge rates closed days
+            found = {
+                n: ana.ok("GET", f"/api/club/players/{i}")["challenge"] for n, i in ids.items()
+            }
+            return found if all(found.values()) else None
+
+        ratings = _wait(rated, "the day's challenge ratings", 60)
+        listed = ana.ok("GET", "/api/club/leaderboard?kind=challenge")
+        assert listed["kind"] == "challenge" and len(listed["rows"]) == 3
+        assert [r["rating"] for r in listed["rows"]] == sorted(
+            (r["rating"] for r in ratings.values()), reverse=True
+        )
+        final = ana.ok("GET", f"/api/challenge/{DAY}/leaderboard")["standings"]
+        by_rank = [ratings[s["name"][0]] for s in final]
+        for standing, rating in zip(final, by_rank, strict=True):
+            assert rating["days"] == 1 and rating["boards"] == BOARDS
+            assert rating["above_per_board"] == round(standing["total"] / BOARDS, 2)
+        for i in range(len(final) - 1):
+            if final[i]["rank"] < final[i + 1]["rank"]:
+                assert by_rank[i]["rating"] > by_rank[i + 1]["rating"]
     finally:
         for client in (ana, bea, cai):
             client.close()

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy  # noqa: F401  (whole before the server's threads import it lazily: see below)
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
@@ -29,6 +30,11 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from server_helpers import Client
+
+# numpy is imported above, whole, on purpose: the server runs in this process and
+# its threads import the robots' kernel (numpy) lazily, at their first decision;
+# hypothesis, drawing a step meanwhile, reads ``sys.modules["numpy"].ndarray`` and
+# fails on the partially initialised module (seen in the stateful run).
 
 AnyCase = Case[Any]
 EXAMPLES = 20

@@ -104,3 +104,29 @@ def test_one_attempt_per_player_and_results_kept_once(url: str) -> None:
             await store.close()
 
     asyncio.run(body())
+
+
+def test_results_since_one_query_for_the_leaderboard(url: str) -> None:
+    async def body() -> None:
+        store = await Store.open(url)
+        try:
+            boards = fresh_boards(challenge_rules(), 3)
+            await store.challenges.create(
+                DAY, boards.commitment, boards_json(boards, reveal=True), ROBOTS, T0
+            )
+            await store.challenges.start(DAY, "p-ana", "Ana", "reto-20261201-" + "a" * 24, T0)
+            later = T0.replace(minute=5)
+            await store.challenges.add_results(DAY, "p-ana", [(1, 120, False)], T0)
+            await store.challenges.add_results(DAY, "p-ana", [(2, 40, True)], later)
+            every = await store.challenges.results_since(DAY, None)
+            assert sorted((r.board, r.points, r.robot, at) for r, at in every) == [
+                (1, 120, False, T0.isoformat()),
+                (2, 40, True, later.isoformat()),
+            ]
+            since = await store.challenges.results_since(DAY, later.isoformat())
+            assert [(r.name, r.board) for r, _at in since] == [("Ana", 2)]
+            assert await store.challenges.results_since("2026-12-02", None) == []
+        finally:
+            await store.close()
+
+    asyncio.run(body())

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from espadas.engine import Bid
+from espadas.engine.errors import GameOver
 from espadas.tables.boards import Boards, boards_json, fresh_boards
 from espadas.tables.challenge import (
     SEAT,
@@ -29,6 +30,7 @@ from espadas.tables.challenge import (
 )
 from espadas.tables.commitment import commit, deal_text
 from espadas.tables.duplicate import Result, record_results, score
+from espadas.tables.finish import finished_from_log
 from espadas.tables.table import Table
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -36,7 +38,9 @@ T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 def _challenge_table(count: int = 3) -> tuple[Table, Boards]:
     boards = fresh_boards(challenge_rules(), count)
-    table, _ = Table.create("reto-test-table", boards.rules, "ana", "Ana", T0)
+    table, _ = Table.create(
+        "reto-test-table", boards.rules, "ana", "Ana", T0, rated=False, boards=count
+    )
     table.add_robots("ana", "normal", T0)
     table.start("ana", T0, dealer=board_dealer(boards, table))
     return table, boards
@@ -69,6 +73,35 @@ def test_board_i_is_hand_i_and_nothing_past_the_last() -> None:
         if i < 2:
             table.act("ana", "next_hand", T0, dealer=dealer)
     assert boards_played(table) == 3
+    # the game ends with the last board: no next hand, the side ahead wins
+    assert table.status == "finished" and table.game is not None
+    result = table.game.result
+    assert result is not None and result.reason == "boards" and result.loser is None
+    scores = table.game.scores
+    assert scores[result.winner] == max(scores)
+    assert result.winner == min(s for s, v in enumerate(scores) if v == max(scores))
+    with pytest.raises(GameOver):
+        table.act("ana", "next_hand", T0, dealer=dealer)
+    table.act("ana", "confirm_end", T0)
+    assert table.game.phase == "game_over"
+    # the log replays to the same end; the club does not count it (counted apart)
+    again = Table.rebuild(table.id, table.events)
+    assert again.status == "finished" and again.game is not None
+    assert again.game.result == result and again.game.phase == "game_over"
+    assert finished_from_log(table.id, table.events) is None
+    # the record stays a plain record: every board, verifiable, no end of its own
+    record = table.record()
+    assert len(record["hands"]) == 3 and "end" not in record
+
+
+def test_a_dealer_past_the_last_board_refuses() -> None:
+    boards = fresh_boards(challenge_rules(), 1)
+    table, _ = Table.create("reto-test-table", boards.rules, "ana", "Ana", T0)  # no limit
+    table.add_robots("ana", "normal", T0)
+    dealer = board_dealer(boards, table)
+    table.start("ana", T0, dealer=dealer)
+    _play_hand(table, random.Random(2))
+    assert table.status == "playing"
     with pytest.raises(ChallengeOver):
         table.act("ana", "next_hand", T0, dealer=dealer)
 

@@ -72,11 +72,16 @@ class Game:
         *,
         first_dealer: int = 0,
         rng: random.Random | None = None,
+        hand_limit: int | None = None,
     ) -> None:
+        """``hand_limit``: the game ends after that many hands though no target is
+        reached (a daily challenge's boards), reason ``"boards"``: the side ahead
+        wins, the first side among equals."""
         if not 0 <= first_dealer < rules.players:
             raise ValueError(f"first_dealer must be a seat 0..{rules.players - 1}")
         self.rules = rules
         self.rng = rng
+        self.hand_limit = hand_limit
         self.dealer = first_dealer
         sides = rules.sides
         self.scores = [0] * sides
@@ -305,6 +310,9 @@ class Game:
                 self.result = Result(
                     leaders[0], "target" if reached else "mercy", None, self._ranking(None)
                 )
+        if self.result is None and self.hand_limit and len(self.scored) >= self.hand_limit:
+            ranking = self._ranking(None)
+            self.result = Result(ranking[0], "boards", None, ranking)
 
     def _ranking(self, last: int | None) -> tuple[int, ...]:
         sides = [s for s in range(self.rules.sides) if s != last]

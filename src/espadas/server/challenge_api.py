@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Path, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import BaseModel
 
+from espadas.server.challenge_plays import board_play
 from espadas.server.challenges import Challenges
 from espadas.server.dependencies import MaybePlayerDep, PlayerDep, public_base
 from espadas.server.errors import ApiError
@@ -70,6 +71,8 @@ class LineOut(BaseModel):
 
 class StandingOut(BaseModel):
     rank: int
+    player: str
+    """The player's id (their profile: ``/jugador/ID``)."""
     name: str
     boards: int
     total: float
@@ -79,7 +82,8 @@ class StandingOut(BaseModel):
 
 class LeaderboardOut(BaseModel):
     """The day's standings by duplicate scoring (matchpoints; points above the field
-    break ties); ``you``: your place in ``standings`` (from 0), if you played."""
+    break ties): the first ``limit`` of them; ``entrants``: how many in all;
+    ``you``: your place (from 0), if you played, and ``mine`` your standing."""
 
     day: str
     closed: bool
@@ -87,10 +91,47 @@ class LeaderboardOut(BaseModel):
     boards: int
     par: list[int] | None
     standings: list[StandingOut]
+    entrants: int
     you: int | None
+    mine: StandingOut | None
+
+
+class StepOut(BaseModel):
+    """The board after the bids and after each trick (as a game's replay)."""
+
+    hand_number: int
+    trick_number: int
+    dealer: int
+    bids: list[int | str | None]
+    hands: list[str]
+    trick: dict[str, Any] | None
+    tricks_taken: list[int]
+    scores: list[int]
+    bags: list[int]
+    sides: list[str]
+    players: int
+
+
+class PlayOut(BaseModel):
+    """A player's play of one board of a closed day: its steps scored from 0–0,
+    their whole game's replay, and its analysis where one is done."""
+
+    day: str
+    board: int
+    player: str
+    name: str
+    table: str
+    players: list[str]
+    rules: dict[str, Any]
+    points: int | None
+    robot: bool
+    steps: list[StepOut]
+    replay: str
+    analysis: str | None
 
 
 Day = Path(pattern=r"^\d{4}-\d{2}-\d{2}$", examples=["2026-12-01"])
+PlayerId = Path(pattern=r"^[A-Za-z0-9_-]{1,64}$", examples=["p-1234"])
 
 
 def _challenges(request: Request) -> Challenges:
@@ -170,20 +211,63 @@ async def leave(request: Request, player: PlayerDep) -> dict[str, Any]:
 
 
 @router.get(
-    "/api/challenge/{day}/leaderboard", responses=answer(LeaderboardOut) | refusals(404, 422)
+    "/api/challenge/{day}/leaderboard",
+    responses=answer(LeaderboardOut)
+    | {304: {"description": "Unchanged (If-None-Match)"}}
+    | refusals(404, 422),
 )
-async def leaderboard(request: Request, player: MaybePlayerDep, day: str = Day) -> Response:
+async def leaderboard(
+    request: Request,
+    player: MaybePlayerDep,
+    day: str = Day,
+    limit: int = Query(100, ge=1, le=1000),
+) -> Response:
     """A day's standings, made again as attempts finish boards: each player's result
     on each board against the field (the others who played it) and par (at most a
-    second late)."""
+    second late); the first ``limit`` players, and yours. An ``ETag`` names the
+    version: asked again with ``If-None-Match``, an unchanged one answers 304."""
     challenges = _challenges(request)
     found = await _day(challenges, day)
-    text, entrants = await challenges.leaderboard(day, found)
-    you = None
-    if player is not None and player.id in entrants:
-        you = entrants.index(player.id)
-    tail = b',"you":' + (b"null" if you is None else str(you).encode()) + b"}"
-    return Response(text + tail, media_type="application/json")
+    board, version = await challenges.leaderboard(day, found)
+    you = board.place(player.id) if player is not None else None
+    etag = f'"{day}.{version}.{limit}.{"-" if you is None else you}"'
+    headers = {"etag": etag, "cache-control": "no-cache", "vary": "cookie"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(board.answer(you, limit), media_type="application/json", headers=headers)
+
+
+@router.get("/api/challenge/{day}", responses=answer(ChallengeOut) | refusals(404, 422))
+async def one_day(request: Request, player: MaybePlayerDep, day: str = Day) -> dict[str, Any]:
+    """A day's challenge (today's or a past one's): its commitment, boards (their
+    commitments only), rules, robots and your attempt (404 for a day without one)."""
+    challenges = _challenges(request)
+    found = await _day(challenges, day)
+    mine = None if player is None else await challenges.store.challenges.attempt(day, player.id)
+    return {**challenges.public(found), "you": None if mine is None else _attempt(request, mine)}
+
+
+@router.get(
+    "/api/challenge/{day}/boards/{board}/plays/{player_id}",
+    responses=answer(PlayOut) | refusals(404, 409, 422),
+)
+async def board_play_route(
+    request: Request,
+    day: str = Day,
+    board: int = Path(ge=1, le=100),
+    player_id: str = PlayerId,
+) -> dict[str, Any]:
+    """A player's play of one board, for the side-by-side replay: only once the
+    day has closed (409 ``challenge_open`` before: until then nobody sees
+    another's play); 404 ``no_play`` when they did not play that board at their
+    table (not that day, or they left before it)."""
+    challenges = _challenges(request)
+    found = await _day(challenges, day)
+    if not challenges.is_closed(day):
+        raise ApiError(409, "challenge_open")
+    if board > len(found.boards["boards"]):
+        raise ApiError(404, "no_play")
+    return await board_play(challenges, day, board, player_id)
 
 
 @router.get("/api/challenge/{day}/boards", responses=refusals(404, 409, 422))

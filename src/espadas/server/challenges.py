@@ -10,8 +10,9 @@ the leaderboard.
 - **An attempt**: the player's one table (``reto-DAY-…``), the player at seat 0,
   robots in the other seats, board ``i`` dealt as hand ``i``
   (:func:`~espadas.tables.challenge.board_dealer`). Each finished hand is a
-  result (the hub tells :meth:`Challenges.observe` after every commit). After
-  the last board the table deals no more. A player who leaves hands the hand in
+  result (the hub tells :meth:`Challenges.observe` after every commit). The
+  table's game ends with the last board (``boards``: reason ``"boards"``, the
+  side ahead wins; no rematch), as a game ends at its target. A player who leaves hands the hand in
   progress to the robot (which plays it out at the table); the boards not reached
   take the robots' own result there, par (the same robot in their seat, the same
   partner and opponents): every attempt has a result on every board.
@@ -30,15 +31,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import datetime, time
+from dataclasses import dataclass, field
+from datetime import datetime, time, timedelta
 from time import monotonic
 from typing import Any
 
-from espadas.server.challenge_board import standings_json
+from espadas.server.challenge_board import Board, standings_json
 from espadas.server.challenge_par import play_par, seat_levels
 from espadas.server.hub import Hub
 from espadas.server.settings import Settings
-from espadas.store.challenges import Attempt, Challenge
+from espadas.store.challenges import Attempt, BoardResult, Challenge
 from espadas.store.store import Player, Store
 from espadas.tables.boards import Boards, boards_json, fresh_boards
 from espadas.tables.challenge import (
@@ -64,6 +66,42 @@ log = logging.getLogger("espadas.challenges")
 FRESH_S = 1.0
 """How late the leaderboard (and a challenge's par) may be, in seconds."""
 
+BUSY_SHARE = 10.0
+"""A day's leaderboard is looked at again after at least this many times as long
+as its standings last took to make (and :data:`FRESH_S`): making them, in a
+thread that holds the interpreter's lock, takes at most a tenth of the time."""
+
+RATE_EVERY_S = 5.0
+"""How often (at most) reading today's challenge looks for closed days to rate."""
+
+
+OVERLAP_S = 10.0
+"""How far before the newest result already read a leaderboard read looks again:
+a result written (its time taken) before that one but committed after it is not
+missed."""
+
+FULL_S = 60.0
+"""How often the leaderboard reads all of a day's results again (heals anything
+an incremental read could miss)."""
+
+
+@dataclass
+class _Field:
+    """A day's results as the leaderboard read them."""
+
+    rows: dict[tuple[str, int], BoardResult] = field(default_factory=dict)
+    newest: str = ""
+    full_at: float = 0.0
+
+
+def _earlier(at: str, seconds: float) -> str:
+    """``at`` (ISO, as the store writes it) ``seconds`` earlier.
+
+    >>> _earlier("2026-12-01T10:00:05+00:00", 10)
+    '2026-12-01T09:59:55+00:00'
+    """
+    return (datetime.fromisoformat(at) - timedelta(seconds=seconds)).isoformat()
+
 
 def start_time(text: str) -> time:
     """``HH:MM`` as a time of day (UTC).
@@ -88,13 +126,19 @@ class Challenges:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._boards_seen: dict[str, int] = {}
         """Each challenge table's finished boards already passed on to the store."""
-        self._standings: dict[str, tuple[float, tuple[int, bool], bytes, list[str]]] = {}
-        """Each day's leaderboard: when it was made (monotonic seconds), its version
-        (results, par known), its JSON (without the closing brace) and entrants."""
+        self._standings: dict[str, tuple[float, tuple[int, ...], Board]] = {}
+        """Each day's leaderboard: when it was last looked at (monotonic seconds),
+        its version (results, par known, closed) and its JSON."""
+        self._cost: dict[str, float] = {}
+        """How long each day's standings last took to make (seconds)."""
+        self._fields: dict[str, _Field] = {}
+        """Each day's results as the leaderboard last read them."""
         self._closed: set[str] = set()
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._known: dict[str, tuple[float, Challenge]] = {}
         """Each day's challenge as last read, and when (monotonic seconds)."""
+        self._rated_at = -RATE_EVERY_S
+        self._rating: asyncio.Task[None] | None = None
         hub.observers.append(self.observe)
 
     # -- days -----------------------------------------------------------------
@@ -128,6 +172,8 @@ class Challenges:
         if self.is_closed(day) and day not in self._closed:
             self._closed.add(day)
             await self._close(day)
+        elif create:
+            self._rate_soon()
         return found
 
     async def _read(self, day: str, create: bool) -> Challenge | None:
@@ -206,7 +252,15 @@ class Challenges:
         now = self.settings.clock.now()
         table_id = challenge_table_id(day)
         await self.store.challenges.start(day, player.id, player.name, table_id, now)
-        table, events = Table.create(table_id, boards.rules, player.id, player.name, now)
+        table, events = Table.create(  # counted apart: not in the club's ratings
+            table_id,
+            boards.rules,
+            player.id,
+            player.name,
+            now,
+            rated=False,
+            boards=len(boards.boards),
+        )
         levels = seat_levels(
             boards.rules.players,
             challenge.robots["partner"],
@@ -257,6 +311,28 @@ class Challenges:
                 await self.reconcile(attempt)
                 if attempt.left_at is None and attempt.finished_at is None:
                     await self.leave(attempt)
+
+    # -- the challenge rating ---------------------------------------------------------
+    def _rate_soon(self) -> None:
+        """Rates the closed days not rated yet, in the background (at most every
+        :data:`RATE_EVERY_S`): each is closed first (its unfinished attempts left)."""
+        if monotonic() - self._rated_at < RATE_EVERY_S:
+            return
+        if self._rating is not None and not self._rating.done():
+            return
+        self._rated_at = monotonic()
+        self._rating = asyncio.create_task(self._rate_closed())
+
+    async def _rate_closed(self) -> None:
+        try:
+            today = self.today()
+            for day in await self.store.challenge_ratings.unrated(today):
+                await self.challenge(day)
+            await self.store.challenge_ratings.rate_closed(today, self.settings.clock.now())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the challenge ratings could not be counted")
 
     # -- results --------------------------------------------------------------------
     def observe(self, table: Table, new: list[Event]) -> None:
@@ -336,40 +412,58 @@ class Challenges:
             await asyncio.shield(task)
 
     # -- the leaderboard ------------------------------------------------------------
-    async def leaderboard(self, day: str, challenge: Challenge) -> tuple[bytes, list[str]]:
-        """The day's standings as JSON without its closing brace (the route adds who
-        asks) and the entrants in their order. Looked at again at most every
-        :data:`FRESH_S`, in the background: a read meanwhile gets the last one made
-        and costs no query; the first read of a day waits for it."""
+    async def leaderboard(self, day: str, challenge: Challenge) -> tuple[Board, str]:
+        """The day's standings (:class:`~espadas.server.challenge_board.Board`) and
+        their version (an ETag's core). Looked at again at most every
+        :data:`FRESH_S` (or :data:`BUSY_SHARE` times their making's time), in the
+        background: a read meanwhile gets the last one made and costs no query;
+        the first read of a day waits for it."""
         kept = self._standings.get(day)
         if kept is None:
             await self._refresh(day, challenge)
             kept = self._standings[day]
-        elif monotonic() - kept[0] >= FRESH_S:
+        elif monotonic() - kept[0] >= max(FRESH_S, BUSY_SHARE * self._cost.get(day, 0.0)):
             task = self._refreshing.get(day)
             if task is None or task.done():
                 self._refreshing[day] = asyncio.create_task(self._refresh(day, challenge))
-        return kept[2], kept[3]
+        return kept[2], ".".join(str(v) for v in kept[1])
 
     async def _refresh(self, day: str, challenge: Challenge) -> None:
+        """One query: the results written since the last read (a margin of
+        :data:`OVERLAP_S` before it, for writes that landed late; every
+        :data:`FULL_S` all of them again), merged into the day's results; the
+        standings are made again only when they changed."""
+        known = self._fields.setdefault(day, _Field())
+        full = not known.newest or monotonic() - known.full_at >= FULL_S
+        since = None if full else _earlier(known.newest, OVERLAP_S)
+        rows = await self.store.challenges.results_since(day, since)
+        found = {(r.player_id, r.board): r for r, _at in rows}
+        if full:
+            known.rows, known.full_at = found, monotonic()
+        else:
+            known.rows.update(found)
+        known.newest = max([known.newest, *(at for _r, at in rows)])
+        current = self._known.get(day)
+        par = current[1].par if current is not None else challenge.par
+        closed = self.is_closed(day)
+        # a result, once written, never changes: their number is the version
+        version = (len(known.rows), int(par is not None), int(closed))
         kept = self._standings.get(day)
-        version = (await self.store.challenges.count(day), challenge.par is not None)
         if kept is not None and kept[1] == version:
-            self._standings[day] = (monotonic(), version, kept[2], kept[3])
+            self._standings[day] = (monotonic(), version, kept[2])
             return
-        rows = await self.store.challenges.results(day)
+        results = [*known.rows.values()]
+        boards = len(challenge.boards["boards"])
+        began = monotonic()
         made = await asyncio.to_thread(  # the event loop keeps answering meanwhile
-            standings_json,
-            day,
-            self.is_closed(day),
-            len(challenge.boards["boards"]),
-            challenge.par,
-            rows,
+            standings_json, day, closed, boards, par, results
         )
-        self._standings[day] = (monotonic(), version, *made)
+        self._cost[day] = monotonic() - began
+        self._standings[day] = (monotonic(), version, made)
 
     async def close(self) -> None:
         tasks = [*self._par.values(), *self._tasks, *self._refreshing.values()]
+        tasks += [] if self._rating is None else [self._rating]
         for task in tasks:
             task.cancel()
         for task in tasks:

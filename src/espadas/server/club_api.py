@@ -50,10 +50,13 @@ def period_key(period: str, now: datetime) -> str:
 )
 async def profile(subject: Subject, request: Request) -> Response:
     """A player's (or a robot level's) profile: ratings with their history,
-    statistics and favourite partners (404 ``no_player``)."""
-    found = await store_of(request).club.profile(subject, LEVELS)
+    statistics, favourite partners and the daily challenge's rating
+    (``challenge``, null before a day of theirs is rated) (404 ``no_player``)."""
+    store = store_of(request)
+    found = await store.club.profile(subject, LEVELS)
     if found is None:
         raise ApiError(404, "no_player")
+    found["challenge"] = await store.challenge_ratings.get(subject)
     return JSONResponse(found)
 
 
@@ -83,7 +86,7 @@ async def games(
 async def leaderboard(
     request: Request,
     settings: SettingsDep,
-    kind: Literal["partnership", "individual", "pairs"] = "partnership",
+    kind: Literal["partnership", "individual", "pairs", "challenge"] = "partnership",
     preset: Annotated[str | None, Query(max_length=20)] = None,
     period: Literal["all", "year", "month", "week"] = "all",
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
@@ -91,11 +94,16 @@ async def leaderboard(
     """Players by rating of ``kind`` (or ``pairs`` by share of rated games won,
     from 3 games on); with a ``preset`` or a ``period`` only those who played a
     rated game of it, their games and wins counted there. Players who chose to be
-    hidden are left out (422 ``bad_preset`` for an unknown preset)."""
+    hidden are left out (422 ``bad_preset`` for an unknown preset). ``challenge``:
+    players by the daily challenge's own rating, with their days and points above
+    the field per board (the rules and the period do not apply: every closed day)."""
     if preset is not None and preset not in PRESETS:
         raise ApiError(422, "bad_preset", presets=", ".join(PRESETS))
     club = store_of(request).club
     key = period_key(period, settings.clock.now())
+    if kind == "challenge":
+        rows = await store_of(request).challenge_ratings.leaderboard(limit)
+        return JSONResponse({"kind": kind, "preset": None, "period": "all", "rows": rows})
     if kind == "pairs":
         rows = await club.pairs(preset, key, limit)
     else:

@@ -39,6 +39,20 @@ class RatingsOut(BaseModel):
     individual: RatingOut | None
 
 
+class ChallengeRatingOut(BaseModel):
+    """The daily challenge's own rating (each closed day one rated event, the
+    day's players ranked by its standings); ``above_per_board``: the mean points
+    above the field per board played."""
+
+    rating: int
+    uncertainty: int
+    days: int
+    boards: int
+    above_per_board: float
+    provisional: bool
+    last_day: str
+
+
 class StatsOut(BaseModel):
     """Sums over every game sat in (rated or not). A contract counts for each seat
     that bid a number; bags, over- and undertricks are the side's; ``points`` the
@@ -80,6 +94,7 @@ class ProfileOut(BaseModel):
     ratings: RatingsOut
     stats: StatsOut
     partners: list[PartnerOut]
+    challenge: ChallengeRatingOut | None = None
 
 
 class WhoOut(BaseModel):

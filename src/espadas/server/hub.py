@@ -70,6 +70,8 @@ def _follow(new: list[Event], version: int, latest: int) -> bool:
 def _counted(table: Table) -> FinishedGame | None:
     """What the club counts of the game that just ended (None, and a logged error,
     if that cannot be made: the game still ends; ``espadas ratings rebuild`` counts it)."""
+    if table.boards:  # a daily challenge's table: counted apart, not by the club
+        return None
     try:
         return finished_game(table)
     except Exception:

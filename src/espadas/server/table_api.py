@@ -23,6 +23,7 @@ from espadas.server.dependencies import (
     store_of,
     table_of,
 )
+from espadas.server.errors import ApiError
 from espadas.server.hub import Command, Hub
 from espadas.server.models import (
     ActionIn,
@@ -41,6 +42,7 @@ from espadas.server.openapi import answer, refusals
 from espadas.server.settings import Settings
 from espadas.store.store import Player
 from espadas.tables.absent import replace
+from espadas.tables.challenge import PREFIX as CHALLENGE_PREFIX
 from espadas.tables.chat import COMMANDS as CHAT_COMMANDS
 from espadas.tables.chat import chat_command
 from espadas.tables.commitment import fresh_deal, verify_record
@@ -308,7 +310,10 @@ async def rematch(
     and robots, the partners kept or (``partner``) chosen anew. There is one
     rematch per table: asking again (at once or later, on any instance) answers
     the same table (200); asking with another partner once it is open is
-    refused (409 ``rematch_exists``)."""
+    refused (409 ``rematch_exists``); a daily challenge's table has none (409
+    ``no_rematch``)."""
+    if table_id.startswith(CHALLENGE_PREFIX):
+        raise ApiError(409, "no_rematch")
     new, opened = await hub.rematch(table_id, player.id, body.partner)
     if not opened:
         response.status_code = 200

@@ -257,6 +257,37 @@ class Challenges:
                 BoardResult(r.player_id, r.name, r.board, r.points, bool(r.robot)) for r in rows
             ]
 
+    async def results_since(self, day: str, since: str | None) -> list[tuple[BoardResult, str]]:
+        """The day's results written at ``since`` or later (all with None), each with
+        when it was written: one query, for the leaderboard's incremental reads."""
+        joined = challenge_results.join(
+            challenge_attempts,
+            sa.and_(
+                challenge_attempts.c.day == challenge_results.c.day,
+                challenge_attempts.c.player_id == challenge_results.c.player_id,
+            ),
+        )
+        where = [challenge_results.c.day == day]
+        if since is not None:
+            where.append(challenge_results.c.at >= since)
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                sa.select(
+                    challenge_results.c.player_id,
+                    challenge_attempts.c.name,
+                    challenge_results.c.board,
+                    challenge_results.c.points,
+                    challenge_results.c.robot,
+                    challenge_results.c.at,
+                )
+                .select_from(joined)
+                .where(*where)
+            )
+            return [
+                (BoardResult(r.player_id, r.name, r.board, r.points, bool(r.robot)), r.at)
+                for r in rows
+            ]
+
     async def count(self, day: str, player_id: str | None = None) -> int:
         """How many results the day has (the leaderboard's version), or one player."""
         where = [challenge_results.c.day == day]

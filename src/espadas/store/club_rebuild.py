@@ -38,7 +38,9 @@ async def rebuild(store: Store) -> Rebuilt:
         ids = [
             r.id
             for r in await conn.execute(
-                sa.select(tables.c.id).where(tables.c.status == "finished").order_by(tables.c.id)
+                sa.select(tables.c.id)
+                .where(tables.c.status == "finished", tables.c.id.not_like("reto-%"))
+                .order_by(tables.c.id)  # a daily challenge's tables count apart
             )
         ]
         order = {

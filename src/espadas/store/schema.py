@@ -1,7 +1,7 @@
 """The database schema (SQLAlchemy Core). Migrations in ``migrations/`` create it.
 
 >>> len(metadata.tables), sorted(metadata.tables)[:4]
-(31, ['analyses', 'challenge_attempts', 'challenge_results', 'challenges'])
+(33, ['analyses', 'challenge_attempts', 'challenge_rated_days', 'challenge_ratings'])
 """
 
 from __future__ import annotations
@@ -300,6 +300,32 @@ tournament_tables = sa.Table(
 )
 """Each table of each round: its table id and the player id at each seat (JSON,
 null for a robot)."""
+
+# -- the challenge rating (migration 0010) -------------------------------------------
+challenge_ratings = sa.Table(
+    "challenge_ratings",
+    metadata,
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("days", sa.Integer, nullable=False),
+    sa.Column("boards", sa.Integer, nullable=False),
+    sa.Column("above", sa.Float, nullable=False),
+    sa.Column("last_day", sa.String(10), nullable=False),
+)
+"""Each player's challenge rating (espadas.tables.challenge_rating): OpenSkill's
+``mu`` and ``sigma``, the days rated, and the points above the field summed over
+their ``boards``."""
+
+challenge_rated_days = sa.Table(
+    "challenge_rated_days",
+    metadata,
+    sa.Column("day", sa.String(10), sa.ForeignKey("challenges.day"), primary_key=True),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rated_at", sa.String(40), nullable=False),
+)
+"""The days already counted in the challenge ratings (the key: once each, written
+in the same transaction as the ratings it moved)."""
 # -- the club: ratings and statistics (issue 20; see espadas.store.club) ----------
 STAT_COLUMNS = (
     "games",

@@ -44,6 +44,7 @@ from espadas.store.appends import (
     move_one_params,
     write_all,
 )
+from espadas.store.challenge_ratings import ChallengeRatings
 from espadas.store.challenges import Challenges
 from espadas.store.club_reads import ClubReads
 from espadas.store.outbox import Outbox
@@ -128,6 +129,8 @@ class Store:
         """WebAuthn credentials and challenges."""
         self.challenges = Challenges(engine)
         """The daily challenges, their attempts and results."""
+        self.challenge_ratings = ChallengeRatings(engine, self.challenges)
+        """The challenge rating (each closed day counted once)."""
         self.club = ClubReads(engine)
         """The club's profiles, histories and leaderboards."""
         self._players: dict[str, Player] = {}

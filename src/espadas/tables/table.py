@@ -98,6 +98,7 @@ class Table:
     replaced: list[int] = field(default_factory=list)  # seats whose person a robot replaced
     organiser: str | None = None  # an event's organiser replaces in the creator's stead
     spare_robot: str | None = None  # the level that replaces an absent person (an event's)
+    boards: int | None = None  # the game ends after that many hands (a daily challenge)
 
     # -- log ------------------------------------------------------------------
     @classmethod
@@ -138,6 +139,7 @@ class Table:
         self.rated = bool(options.get("rated", True))
         self.absent = str(options.get("absent", "claim"))
         self.organiser, self.spare_robot = options.get("organiser"), options.get("robot")
+        self.boards = options.get("boards")
         self.creator = creator
         self.seats = [None] * self.rules.players
         self.seats[0] = Seat(name, player=creator)
@@ -161,7 +163,7 @@ class Table:
         self.seats[seat], self.seats[2] = self.seats[2], self.seats[seat]
 
     def _on_start(self, first_dealer: int) -> None:
-        self.game = Game(self.rules, first_dealer=first_dealer)
+        self.game = Game(self.rules, first_dealer=first_dealer, hand_limit=self.boards)
         self.status = "playing"
 
     def _on_deal(self, hands: list[str], salt: str, commitment: str) -> None:
@@ -268,10 +270,11 @@ class Table:
         **extra: str | int | None,
     ) -> tuple[Table, list[Event]]:
         """A new table with ``creator`` at seat 0 (``rematch_of``, ``rematch_partner``,
-        an event's ``organiser`` and ``robot``: espadas.tables.absent); ``hints``: the
-        creator allows hints (said only then); ``rated``: the game counts for the ratings
-        (said only when it does not); ``absent``: ``claim`` or ``robot`` (said only when
-        not ``claim``, espadas.tables.absent)."""
+        an event's ``organiser`` and ``robot``: espadas.tables.absent; a challenge's
+        ``boards``: the game ends after that many hands); ``hints``: the creator
+        allows hints (said only then); ``rated``: the game counts for the ratings
+        (said only when it does not); ``absent``: ``claim`` or ``robot`` (said
+        only when not ``claim``, espadas.tables.absent)."""
         table = cls(table_id)
         data: dict[str, Any] = {"rules": rules.to_dict(), "creator": creator, "name": name}
         data.update(({"hints": True} if hints else {}) | ({} if rated else {"rated": False}))
@@ -373,9 +376,7 @@ class Table:
         if any(s is None for s in self.seats):
             raise TableError("seats_empty", "fill the empty seats (invite or add robots) first")
         first = 0 if self.rules.first_dealer == "creator" else secrets.randbelow(len(self.seats))
-        events = [self._new("start", at, first_dealer=first)]
-        events.append(self._deal(at, dealer))
-        return events
+        return [self._new("start", at, first_dealer=first), self._deal(at, dealer)]
 
     def _deal(self, at: datetime, dealer: Dealer) -> Event:
         game = self._running()

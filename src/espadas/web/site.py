@@ -32,6 +32,7 @@ from espadas.server.session_api import follow_link, open_link
 from espadas.server.settings import Settings
 from espadas.store.store import Store
 from espadas.tables.ids import TABLE_ID
+from espadas.web.challenge_pages import add_challenge_pages
 from espadas.web.club_pages import add_club_pages
 
 EVENT_ID = re.compile(r"^[0-9a-f]{12}$")
@@ -211,6 +212,12 @@ def create_site(settings: Settings | None = None) -> FastAPI:
         app,
         html_page,
         lambda request: message_page(page_lang(request), "page.no_player", 404),
+    )
+
+    add_challenge_pages(
+        app,
+        html_page,
+        lambda request: message_page(page_lang(request), "page.no_challenge_day", 404),
     )
 
     @app.get("/sw.js", include_in_schema=False)

@@ -2,16 +2,13 @@
 // table, leave) and the day's standings, each board against the field and par.
 import { call, session } from "./api.js";
 import { t } from "./i18n.js";
-import { announce, confirmDialog, escapeHtml, setUp, showError } from "./page.js";
+import { announce, confirmDialog, setUp, showError } from "./page.js";
+import { renderStandings } from "./challenge/standings.js";
 
 const REFRESH_MS = 15000;
 
 function hour(iso) {
   return iso.slice(11, 16);
-}
-
-function fixed(value) {
-  return value === null || value === undefined ? t("challenge.no_field") : String(Math.round(value * 10) / 10);
 }
 
 function renderChallenge(data, me) {
@@ -43,36 +40,6 @@ function renderChallenge(data, me) {
   }
 }
 
-function lineText(line) {
-  const par = line.par === null ? t("challenge.par_pending") : String(line.par);
-  const key = line.robot ? "challenge.line_robot" : "challenge.line";
-  return t(key, { points: line.points, field: fixed(line.field), par });
-}
-
-function renderBoard(data) {
-  const box = document.getElementById("standings");
-  document.getElementById("board-empty").hidden = data.standings.length > 0;
-  box.hidden = data.standings.length === 0;
-  if (!data.standings.length) return;
-  const boards = Array.from({ length: data.boards }, (_, i) => i + 1);
-  const head = boards.map((n) => `<th scope="col">${escapeHtml(t("challenge.board_n", { n }))}</th>`).join("");
-  const par = data.par
-    ? `<tr class="par"><th scope="row" colspan="4">${escapeHtml(t("challenge.par"))}</th>${data.par.map((p) => `<td>${p}</td>`).join("")}</tr>`
-    : "";
-  const rows = data.standings.map((s, i) => {
-    const cells = new Map(s.lines.map((line) => [line.board, line]));
-    const you = data.you === i ? ` (${escapeHtml(t("challenge.you"))})` : "";
-    const tds = boards.map((n) => {
-      const line = cells.get(n);
-      return `<td>${line ? escapeHtml(lineText(line)) : "–"}</td>`;
-    }).join("");
-    return `<tr${data.you === i ? ' class="you"' : ""}><td>${s.rank}</td><th scope="row">${escapeHtml(s.name)}${you}</th><td>${fixed(s.matchpoints)}</td><td>${fixed(s.total)}</td>${tds}</tr>`;
-  }).join("");
-  box.innerHTML = `<table><caption>${escapeHtml(t("challenge.table_caption"))}</caption>
-<thead><tr><th scope="col">${escapeHtml(t("challenge.rank"))}</th><th scope="col">${escapeHtml(t("challenge.player"))}</th><th scope="col">${escapeHtml(t("challenge.matchpoints"))}</th><th scope="col">${escapeHtml(t("challenge.total"))}</th>${head}</tr></thead>
-<tbody>${rows}${par}</tbody></table>`;
-}
-
 async function refresh(me) {
   const today = await call("GET", "/api/challenge");
   if (!today.ok) {
@@ -81,7 +48,7 @@ async function refresh(me) {
   }
   renderChallenge(today.data, me);
   const board = await call("GET", `/api/challenge/${today.data.day}/leaderboard`);
-  if (board.ok) renderBoard(board.data);
+  if (board.ok) renderStandings(board.data);
   return today.data;
 }
 

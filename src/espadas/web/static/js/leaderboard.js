@@ -1,5 +1,6 @@
 // The leaderboard (/clasificacion): players of partnership or individual games
-// by rating, or pairs by games won, filtered by rules and period. The address
+// by rating, or pairs by games won, filtered by rules and period, or players by
+// the daily challenge's own rating. The address
 // says the filters (?kind=&preset=&period=), so a view can be shared or kept,
 // and Back goes to the filters before.
 import { call } from "./api.js";
@@ -38,6 +39,8 @@ let asked = 0;
 
 async function show() {
   const filters = chosen();
+  // the daily challenge's rating counts every closed day: no rules or period to choose
+  for (const field of ["preset", "period"]) document.getElementById(field).disabled = filters.kind === "challenge";
   const query = new URLSearchParams({ kind: filters.kind, period: filters.period, limit: "50" });
   if (filters.preset) query.set("preset", filters.preset);
   const mine = ++asked;

@@ -2,7 +2,7 @@
 // by their share of games won; each name links to its profile.
 import { t } from "../i18n.js";
 import { escapeHtml } from "../page.js";
-import { percent, playerLink, presetName, ratingText } from "./format.js";
+import { decimal, percent, playerLink, presetName, ratingText } from "./format.js";
 
 // the columns: a text key, and the class of its cells ("num": right-aligned numbers, "wide": not on phones)
 function head(columns) {
@@ -34,11 +34,24 @@ function pairRows(rows) {
   return rows.map((r) => `<tr><td>${r.rank}</td><th scope="row">${r.players.map(playerLink).join(and)}${narrow(r)}</th>${counts(r)}</tr>`).join("");
 }
 
+// the daily challenge's rating: days played and points above the field per board
+function challengeRows(rows) {
+  return rows
+    .map((r) => `<tr><td>${r.rank}</td><th scope="row">${playerLink(r)}</th>
+<td class="num">${escapeHtml(ratingText(r.rating, r.uncertainty))}</td><td class="num">${r.days}</td><td class="num">${escapeHtml(decimal(r.above_per_board, 1))}</td></tr>`)
+    .join("");
+}
+
 export function caption(data) {
+  if (data.kind === "challenge") return t("club.kind.challenge");
   return [t(`club.kind.${data.kind}`), presetName(data.preset), t(`leaderboard.period.${data.period}`)].join(" · ");
 }
 
 export function boardTable(data) {
+  if (data.kind === "challenge") {
+    const columns = [["board.rank", ""], ["board.player", ""], ["club.rating_head", "num"], ["board.challenge_days", "num"], ["board.challenge_above", "num wrap"]];
+    return `<table class="club-table board"><caption>${escapeHtml(caption(data))}</caption>${head(columns)}<tbody>${challengeRows(data.rows)}</tbody></table>`;
+  }
   const pairs = data.kind === "pairs";
   const rating = pairs ? [] : [["club.rating_head", "num"]];
   const name = pairs ? "board.pair" : "board.player";

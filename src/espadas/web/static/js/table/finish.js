@@ -7,9 +7,25 @@ import { escapeHtml } from "../page.js";
 import { button, rematch } from "./commands.js";
 import { $, reasonText } from "./view.js";
 
+// A daily challenge's table (``reto-YYYYMMDD-…``): its day, else null.
+export function challengeDay(v) {
+  const found = /^reto-(\d{4})(\d{2})(\d{2})-/.exec(v.id);
+  return found ? `${found[1]}-${found[2]}-${found[3]}` : null;
+}
+
 export function renderFinished(v, box) {
   const g = v.game;
   if (!g || !g.result) return;
+  const day = challengeDay(v);
+  if (day) {
+    // the challenge is done: no rematch, the way to the day's standings
+    const a = document.createElement("a");
+    a.href = `/reto/${day}`;
+    a.textContent = t("challenge.to_standings");
+    a.className = "button primary challenge-standings";
+    box.appendChild(a);
+    return;
+  }
   if (v.rematch) {
     const a = document.createElement("a");
     a.href = `/mesa/${v.rematch}`;
@@ -31,7 +47,8 @@ function chartSvg(v) {
   const points = sides.map((_, i) => [0, ...v.sheet.map((row) => row.totals[i])]);
   const all = points.flat();
   const min = Math.min(0, ...all);
-  const max = Math.max(v.options.target, ...all);
+  const goal = challengeDay(v) ? null : v.options.target; // a challenge has no target in reach
+  const max = Math.max(goal ?? 0, ...all);
   const width = 320;
   const height = 166 + sides.length * 14; // the legend: one side a row, under the lines
   const steps = Math.max(1, v.sheet.length);
@@ -47,7 +64,7 @@ function chartSvg(v) {
     .map((side, i) => `<text class="legend line-${i}" x="34" y="${176 + i * 14}">${escapeHtml(sideName(v, side))}: ${points[i][points[i].length - 1]}</text>`)
     .join("");
   const zero = `<line class="axis" x1="30" x2="${width - 10}" y1="${y(0)}" y2="${y(0)}"/>`;
-  const target = `<line class="target" x1="30" x2="${width - 10}" y1="${y(v.options.target)}" y2="${y(v.options.target)}"/>`;
+  const target = goal === null ? "" : `<line class="target" x1="30" x2="${width - 10}" y1="${y(goal)}" y2="${y(goal)}"/>`;
   return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="chart-title">
 <title id="chart-title">${escapeHtml(t("result.chart"))}</title>${zero}${target}${lines}${legend}</svg>`;
 }
@@ -80,6 +97,11 @@ export function renderResult(v) {
   const result = g.result;
   let html = `<h2 id="result-title">${escapeHtml(t("result.title"))}</h2>
 <p>${escapeHtml(t("result.winner", { side: sideName(v, result.winner), reason: reasonText(result.reason) }))}</p>`;
+  const day = challengeDay(v);
+  if (day) {
+    html += `<p class="challenge-done">${escapeHtml(t("challenge.table_done"))}
+ <a href="/reto/${day}">${escapeHtml(t("challenge.to_standings"))}</a></p>`;
+  }
   if (v.review) {
     const r = v.review;
     html += `<h3>${escapeHtml(t("review.title"))}</h3><p>${escapeHtml(t(r.true ? "review.true" : "review.false", { by: seatLabel(v, r.by), against: seatLabel(v, r.against) }))}</p><ol class="review">`;
