@@ -107,6 +107,8 @@ def test_a_day_before_and_after_it_closes(
     assert page.locator(f"#result a[href='/reto/{DAY}']").count() == 1
     assert "se jugaron todos los repartos" in page.locator("#result").inner_text()
     assert page.get_by_role("button", name="Revancha con las mismas parejas").count() == 0
+    rules = page.locator("#rules-list").inner_text()  # the boards decide, not a target
+    assert "Reto diario: se juegan sus repartos" in rules and "1000000" not in rules
     axe_clean(page, "the challenge table's end")
     no_sideways_scroll(page)
     shot(page, "challenge-table-end-es-phone")

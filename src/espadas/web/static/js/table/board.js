@@ -2,6 +2,7 @@
 // sheet, the rules in words and the invitation link.
 import { bidName, personName, seatLabel, sideName, t } from "../i18n.js";
 import { escapeHtml } from "../page.js";
+import { challengeDay } from "./finish.js";
 import { $, reasonText, seatsOrder, sideOfSeat } from "./view.js";
 
 const baseTitle = document.title;
@@ -158,7 +159,9 @@ export function renderSheet(v) {
 
 export function renderRules(v) {
   const o = v.options;
-  const items = [t("rules.preset", { name: t(`preset.${v.rules.preset}`) }), t("rules.target", { n: o.target })];
+  // a daily challenge's table plays its boards: its target is never in reach
+  const goal = challengeDay(v) ? t("rules.challenge") : t("rules.target", { n: o.target });
+  const items = [t("rules.preset", { name: t(`preset.${v.rules.preset}`) }), goal];
   items.push(o.mercy === null ? t("rules.no_mercy") : t("rules.mercy", { n: o.mercy }));
   items.push(t(o.partnerships ? "rules.partnerships" : "rules.individual", { n: o.players }));
   items.push(t(`rules.renege.${o.renege}`));
