@@ -7,6 +7,7 @@ import { call } from "./api.js";
 import { cardElement } from "./cards.js";
 import { bidName, cardName, personName, seatPlace, t } from "./i18n.js";
 import { announce, escapeHtml, setUp } from "./page.js";
+import { bindSteps } from "./replay/steps.js";
 
 const parts = window.location.pathname.split("/");
 const day = decodeURIComponent(parts[2] || "");
@@ -112,17 +113,7 @@ async function main() {
   state.textContent = note;
   state.hidden = !note;
   document.getElementById("compare-shown").hidden = false;
-  document.getElementById("first").addEventListener("click", () => go(0));
-  document.getElementById("prev").addEventListener("click", () => go(index - 1));
-  document.getElementById("next").addEventListener("click", () => go(index + 1));
-  document.getElementById("last").addEventListener("click", () => go(Infinity));
-  document.addEventListener("keydown", (event) => {
-    if (event.target && ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
-    if (event.key === "ArrowRight") go(index + 1);
-    else if (event.key === "ArrowLeft") go(index - 1);
-    else return;
-    event.preventDefault();
-  });
+  bindSteps(go, () => index, () => Infinity);
   render();
 }
 

@@ -5,6 +5,7 @@ import { cardElement } from "./cards.js";
 import { bidName, cardName, personName, seatPlace, t } from "./i18n.js";
 import { announce, escapeHtml, setUp, showError } from "./page.js";
 import { initAnalysis, showStep } from "./replay/analysis.js";
+import { bindSteps } from "./replay/steps.js";
 
 const tableId = document.body.dataset.table;
 let data = null;
@@ -94,19 +95,9 @@ async function main() {
   document.getElementById("checks").innerHTML = data.checks
     .map((c) => `<li>${escapeHtml(t(`replay.check.${c.status}`, { n: c.hand }))}</li>`)
     .join("");
-  document.getElementById("first").addEventListener("click", () => go(0));
-  document.getElementById("prev").addEventListener("click", () => go(index - 1));
-  document.getElementById("next").addEventListener("click", () => go(index + 1));
-  document.getElementById("last").addEventListener("click", () => go(data.steps.length - 1));
+  bindSteps(go, () => index, () => data.steps.length - 1);
   const view = await call("GET", `/api/tables/${tableId}`);
   initAnalysis({ tableId, data, name, go, you: view.ok ? view.data.you : null });
-  document.addEventListener("keydown", (event) => {
-    if (event.target && ["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
-    if (event.key === "ArrowRight") go(index + 1);
-    else if (event.key === "ArrowLeft") go(index - 1);
-    else return;
-    event.preventDefault();
-  });
   render();
 }
 
