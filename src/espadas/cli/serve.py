@@ -223,6 +223,11 @@ def run(args: argparse.Namespace) -> int:
         app,
         host=args.host,
         port=args.port,
+        # libuv's event loop and a C HTTP parser instead of asyncio's loop and
+        # h11: the server's processor time per action over HTTP went from 3.6 to
+        # 3.2 ms, and the p99 of a 120 s HTTP load run from 431 to 62 ms
+        loop="uvloop",
+        http="httptools",
         log_level="warning",
         ws_max_size=16 * 1024,
         ws_per_message_deflate=args.ws_compression,

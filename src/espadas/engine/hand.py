@@ -24,8 +24,7 @@ from espadas.engine.rules import Rules
 
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SEAT_NAMES = ("N", "E", "S", "W")
-# (bit, suit) of each card: by the card itself (dict), or by its index (list)
-_CARD_INFO = {card: (1 << card, card // 13) for card in CARDS}
+# (bit, suit) of each card, by its index
 _INFO = [(1 << card, card // 13) for card in range(52)]
 _new = int.__new__  # CardSet(mask) without its checks, for masks built here
 # _NEXT[n][i]: the seat after seat i % n (i up to 2n - 1), with n players
@@ -349,11 +348,8 @@ class Hand:
             if self.phase == "bidding":
                 raise WrongPhase("bids_due", "bids are due before any card is played")
             raise WrongPhase("hand_over", "this hand is over")
-        if type(card) is Card:  # the usual case: a member of CARDS
-            try:
-                bit, suit = _CARD_INFO[card]
-            except KeyError:
-                raise _not_a_card(card) from None
+        if type(card) is Card:  # the usual case: a member of CARDS, always 0..51
+            bit, suit = _INFO[card]
         else:
             bit, suit = _info_of(card)
         seat = self.to_act

@@ -46,6 +46,7 @@ from espadas.store.appends import (
 )
 from espadas.store.challenge_ratings import ChallengeRatings
 from espadas.store.challenges import Challenges
+from espadas.store.checkpoints import SAFETY_PAGES, Checkpointer
 from espadas.store.club_reads import ClubReads
 from espadas.store.outbox import Outbox
 from espadas.store.passkeys import Passkeys
@@ -153,6 +154,8 @@ class Store:
             if self._path is None
             else ThreadPoolExecutor(max_workers=1, thread_name_prefix="espadas-appends")
         )
+        self._checkpoints = None if self._path is None else Checkpointer(self._path)
+        """SQLite: the log copied into the database file off the appends' path."""
 
     @classmethod
     async def open(cls, url: str) -> Store:
@@ -184,6 +187,8 @@ class Store:
             if self._raw is not None:
                 self._thread.submit(self._raw.close).result()
             self._thread.shutdown()
+        if self._checkpoints is not None:
+            self._checkpoints.close()
         await self.engine.dispose()
 
     @property
@@ -365,6 +370,8 @@ class Store:
                             Conflict(str(exc)) if isinstance(exc, IntegrityError) else exc
                         )
                 continue
+            if self._checkpoints is not None:
+                self._checkpoints.due()
             for (_, done), ok in zip(batch, results, strict=True):
                 if not done.done():
                     done.set_result(ok)
@@ -375,6 +382,7 @@ class Store:
             assert self._path is not None
             self._raw = sqlite3.connect(self._path, isolation_level=None)
             _sqlite_pragmas(self._raw, None)
+            self._raw.execute("PRAGMA wal_autocheckpoint=0")  # see espadas.store.checkpoints
         conn = self._raw
         rows = SqliteRows(conn)
         for one_by_one in (False, True):
@@ -452,4 +460,5 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=FULL")  # durable before anyone is told, even on power loss
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA wal_autocheckpoint={SAFETY_PAGES}")
     cursor.close()
