@@ -7,6 +7,7 @@ import signal
 from pathlib import Path
 
 import pytest
+
 from server_helpers import free_port, serve_process
 
 

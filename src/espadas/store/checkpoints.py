@@ -4,10 +4,9 @@ In WAL mode every commit appends the pages it changed to the write-ahead log,
 and by default the commit that takes the log past 1,000 pages (4 MB) also
 copies the log back into the database file and waits for the disk
 (``fsync``) before it returns: a *checkpoint*. At 500 tables and 2,000 people
-the appends write about 14 MB a second, so the writer stopped for a checkpoint
-every second or so, and every move waiting behind it waited too (measured: the
-socket's p99 went from 10-20 ms to windows of 200-900 ms once the disk was
-busy).
+the server wrote about 14 MB a second (log and database file together), so the
+writer stopped for a checkpoint every second or so, and every move waiting
+behind it waited too.
 
 The appends' connection therefore never checkpoints (``wal_autocheckpoint =
 0``); a :class:`Checkpointer` runs ``PRAGMA wal_checkpoint(PASSIVE)`` on a
