@@ -89,6 +89,24 @@ def random_hands(
             return hands, now - start
 
 
+def random_hands_count(rules: Rules, rng: random.Random, count: int) -> None:
+    """Plays ``count`` random complete hands, the loop of :func:`random_hands`
+    without a clock (``scripts/engine-instructions`` counts its instructions)."""
+    game = Game(rules, first_dealer=0)
+    for _ in range(count):
+        if game.over:
+            game = Game(rules, first_dealer=0)
+        elif game.phase == "hand_end":
+            game.next_hand()
+        game.deal(deal_cards(rules, rng, game.dealer))
+        while game.phase == "bidding":
+            bids = game.legal_bids()
+            game.bid(bids[int(rng.random() * len(bids))])
+        play, legal_plays = game.play, game.legal_plays
+        while not play(legal_plays().pick(rng)):
+            pass
+
+
 def kernel_playouts(rules: Rules, rng: random.Random, rows: int) -> tuple[int, float]:
     """Plays out ``rows`` random deals from the first lead; returns (rows, elapsed)."""
     import numpy as np
