@@ -31,13 +31,13 @@ def test_bench_kernel_prints_rate_last(capsys: pytest.CaptureFixture[str]) -> No
     assert 0 < data["median_playouts_per_second"] <= rate
 
 
-def test_random_hands_count_plays_exactly_that_many_hands(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_play_random_hands_plays_exactly_that_many_hands(monkeypatch: pytest.MonkeyPatch) -> None:
     """The loop whose instructions ``scripts/engine-instructions`` counts deals and
     plays out ``count`` hands, across games that end (a low target)."""
     import random
 
     from espadas.cli import bench
-    from espadas.engine import Rules
+    from espadas.engine import Game, Rules
     from espadas.engine import deal_cards as real
 
     dealt: list[int] = []
@@ -47,7 +47,8 @@ def test_random_hands_count_plays_exactly_that_many_hands(monkeypatch: pytest.Mo
         return real(rules, rng, dealer)
 
     monkeypatch.setattr(bench, "deal_cards", counting)
-    bench.random_hands_count(Rules.from_preset("estandar", target=100), random.Random(3), 40)
+    rules = Rules.from_preset("estandar", target=100)
+    bench.play_random_hands(rules, random.Random(3), Game(rules, first_dealer=0), 40)
     assert len(dealt) == 40
     assert 1 in dealt  # the deal passes to the left within a game
     assert dealt.count(0) > 1  # and games end and start again (at dealer 0)

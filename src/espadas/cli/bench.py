@@ -71,28 +71,17 @@ def random_hands(
     deadline = start + seconds
     game = Game(rules, first_dealer=0)
     while True:
-        for _ in range(50):
-            if game.over:
-                game = Game(rules, first_dealer=0)
-            elif game.phase == "hand_end":
-                game.next_hand()
-            game.deal(deal_cards(rules, rng, game.dealer))
-            while game.phase == "bidding":
-                bids = game.legal_bids()
-                game.bid(bids[int(rng.random() * len(bids))])
-            play, legal_plays = game.play, game.legal_plays
-            while not play(legal_plays().pick(rng)):
-                pass
-            hands += 1
+        game = play_random_hands(rules, rng, game, 50)
+        hands += 50
         now = clock()
         if now >= deadline:
             return hands, now - start
 
 
-def random_hands_count(rules: Rules, rng: random.Random, count: int) -> None:
-    """Plays ``count`` random complete hands, the loop of :func:`random_hands`
-    without a clock (``scripts/engine-instructions`` counts its instructions)."""
-    game = Game(rules, first_dealer=0)
+def play_random_hands(rules: Rules, rng: random.Random, game: Game, count: int) -> Game:
+    """Plays ``count`` random complete hands from ``game`` on, a new game after each
+    that ends; returns the game played last. :func:`random_hands` times it, and
+    ``scripts/engine-instructions`` counts its instructions."""
     for _ in range(count):
         if game.over:
             game = Game(rules, first_dealer=0)
@@ -105,6 +94,7 @@ def random_hands_count(rules: Rules, rng: random.Random, count: int) -> None:
         play, legal_plays = game.play, game.legal_plays
         while not play(legal_plays().pick(rng)):
             pass
+    return game
 
 
 def kernel_playouts(rules: Rules, rng: random.Random, rows: int) -> tuple[int, float]:

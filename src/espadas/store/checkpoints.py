@@ -71,10 +71,7 @@ class Checkpointer:
 
     def close(self) -> None:
         """Waits for a running checkpoint and closes the connection."""
-        self._thread.submit(self._close).result()
-        self._thread.shutdown()
-
-    def _close(self) -> None:
+        self._thread.shutdown()  # waits; starts no thread when none ever ran
         if self._conn is not None:
             self._conn.close()
             self._conn = None
