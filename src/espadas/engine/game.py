@@ -195,9 +195,14 @@ class Game:
             raise GameOver("game_over", "the game is over")
         if self.phase != "dealing":
             raise WrongPhase("not_dealing", "a hand is already in progress")
-        self._hand = Hand(self.rules, self.dealer, hands)
-        self.hands.append(self._hand)
+        self._hand = hand = Hand(self.rules, self.dealer, hands)
+        self.hands.append(hand)
         self.phase = "bidding"
+        # the hand's own bid and legal_bids answer until play starts (see below)
+        hand.on_play = self._start_play
+        fast = vars(self)
+        fast["bid"] = hand.bid
+        fast["legal_bids"] = hand.legal_bids
 
     def look(self, seat: int) -> None:
         """``seat`` looks at its cards (blind-nil games; harmless otherwise)."""
@@ -207,23 +212,20 @@ class Game:
             raise WrongPhase("no_hand", "there are no cards to look at now")
         self.hands[-1].look(seat)
 
+    # While a hand is bid, ``bid`` and ``legal_bids`` are the hand's own methods, and
+    # while it is played ``play`` and ``legal_plays``: put in the instance's dict
+    # (which comes before the class's methods) by deal and _start_play, one call per
+    # action instead of two, which is most of the engine's speed. Outside those
+    # phases the methods below answer: they refuse, or give nothing. No bound method
+    # of the game is kept on the game or on its hands once a hand is over, so a game
+    # and its hands form no reference cycle and go as soon as they are dropped,
+    # without waiting for the garbage collector.
     def bid(self, value: BidValue) -> None:
-        """The seat to act bids ``value`` (0 = Nil, or ``"blind_nil"``)."""
-        if self.phase != "bidding":
-            self._check_running()
-            raise WrongPhase("not_bidding", "no bid is due now", phase=self.phase)
-        hand = self._hand
-        hand.bid(value)
-        if hand.phase == "playing":
-            self._start_play(hand)
+        """The seat to act bids ``value`` (0 = Nil, or ``"blind_nil"``).
+        Raises :class:`IllegalBid`, :class:`WrongPhase` or :class:`GameOver`."""
+        self._check_running()
+        raise WrongPhase("not_bidding", "no bid is due now", phase=self.phase)
 
-    # While a hand is being played, ``play`` and ``legal_plays`` are the hand's own
-    # methods, put in the instance's dict (which comes before the class's methods) by
-    # _start_play: one call per card instead of two, which is most of the engine's
-    # speed. Outside play the two methods below answer: they refuse, or give the
-    # empty set. No bound method of the game is kept on the game or on its hands
-    # once a hand is over, so a game and its hands form no reference cycle and go
-    # as soon as they are dropped, without waiting for the garbage collector.
     def play(self, card: int) -> bool:
         """The seat to act plays ``card``; True when that ends the hand.
         Raises :class:`IllegalPlay`, :class:`WrongPhase` or :class:`GameOver`."""
@@ -238,8 +240,10 @@ class Game:
 
     def _start_play(self, hand: Hand) -> None:
         self.phase = "playing"
+        hand.on_play = None
         hand.on_done = self._score
         fast = vars(self)
+        del fast["bid"], fast["legal_bids"]
         fast["play"] = hand.play
         fast["legal_plays"] = hand.legal_plays
 
@@ -248,6 +252,9 @@ class Game:
         if "play" in fast:
             del fast["play"], fast["legal_plays"]
             self._hand.on_done = None
+        elif "bid" in fast:
+            del fast["bid"], fast["legal_bids"]
+            self._hand.on_play = None
 
     def proper_plays(self) -> CardSet:
         """The cards that follow the rules of play (no renege) for the seat to act:
@@ -258,9 +265,8 @@ class Game:
         return self._hand.proper_plays()
 
     def legal_bids(self) -> list[BidValue]:
-        if self.phase != "bidding":
-            return []
-        return self._hand.legal_bids()
+        """The bids the seat to act may make (empty outside bidding)."""
+        return []
 
     def legal_actions(self) -> list[Action]:
         """The actions due now: bids or plays of the seat to act, or closing the hand.

@@ -148,6 +148,7 @@ class Hand:
         "looked",
         "n",
         "on_done",
+        "on_play",
         "phase",
         "plays",
         "reneges",
@@ -193,6 +194,7 @@ class Hand:
         self._next = _NEXT[n]
         self._all_bids = _ALL_BIDS[size]
         self.on_done: Callable[[Hand], object] | None = None
+        self.on_play: Callable[[Hand], object] | None = None  # called when play starts
 
     # bidding ----------------------------------------------------------------
     def legal_bids(self) -> list[BidValue]:
@@ -291,6 +293,8 @@ class Hand:
         self.to_act = leader
         self.leaders.append(leader)
         self._led = -1
+        if self.on_play is not None:
+            self.on_play(self)
 
     # play ---------------------------------------------------------------------
     def _proper(self, held: int) -> int:
