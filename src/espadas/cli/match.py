@@ -34,7 +34,8 @@ def add_parser(sub: Any) -> None:
         help="duplicate match between two robots",
         description="Robot A against robot B, each deal played with the seats swapped "
         "(A rotating through every seat in individual games). Robots: aleatorio, normal, "
-        "experto, omnisciente, or cmd:PROGRAM ARGS (espadas-robot/1).",
+        "experto, maestro (experto with a larger budget), omnisciente (sees every hand), "
+        "or cmd:PROGRAM ARGS (espadas-robot/1).",
     )
     p.add_argument("robot_a", metavar="A", help="robot A")
     p.add_argument("robot_b", metavar="B", help="robot B")
