@@ -247,7 +247,9 @@ class Game:
         fast["play"] = hand.play
         fast["legal_plays"] = hand.legal_plays
 
-    def _stop_play(self) -> None:
+    def _release_hand(self) -> None:
+        """Takes the hand's own methods (of bidding or of play) out of the instance's
+        dict, when the game ends before the hand does."""
         fast = vars(self)
         if "play" in fast:
             del fast["play"], fast["legal_plays"]
@@ -367,7 +369,7 @@ class Game:
         acc = Accusation(by, against, len(hand.plays), true)
         loser = self.rules.side_of(against if true else by)
         self.accusations[len(self.hands) - 1] = acc
-        self._stop_play()
+        self._release_hand()
         self.result = Result(
             1 - loser, "renege" if true else "false_accusation", loser, (1 - loser, loser)
         )
@@ -396,7 +398,7 @@ class Game:
         ranking = self._ranking(loser)
         self.result = Result(ranking[0], reason, loser, ranking)
         self.end_outside = (reason, loser)
-        self._stop_play()
+        self._release_hand()
         self.phase = "game_over"
 
     # reading -------------------------------------------------------------------
