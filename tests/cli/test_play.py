@@ -476,3 +476,29 @@ def test_the_terminal_board_shows_seats_trick_scores_and_hand_by_suit() -> None:
         assert (cards or "—") in line
     for card in view.trick.cards:
         assert card.symbol in text
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_the_terminal_board_shows_the_two_of_clubs_in_the_trick(seed: int) -> None:
+    # the 2♣ is card 0, a false int: the board once left its seat's cell empty
+    from espadas.cli.play.board import RichConsole
+
+    rules = Rules(first_lead="two_of_clubs")
+    table = TerminalGame(rules, seed, "es", ScriptConsole(lambda prompt: None))
+    game = table.game
+    robots = make_robots(rules, seed, "normal")
+    robots[0] = make_robots(rules, seed + 1, "normal")[1]
+    while not (game.phase == "playing" and game.to_act == 0):
+        seat = game.to_act
+        assert seat is not None
+        game.apply(robots[seat].act(game.view_for(seat)))
+    trick = game.view_for(0).trick
+    if trick is None or not trick.cards:
+        pytest.skip("seat 0 holds the 2♣ with this seed")
+    assert trick.cards[0] == Card("2C")
+    out = io.StringIO()
+    table.screen.console = RichConsole(file=out, width=90)
+    table.screen.show_status()
+    leader = table.screen.label(trick.leader)
+    row = next(line for line in out.getvalue().splitlines() if line.strip("│ ").startswith(leader))
+    assert "2♣" in row

@@ -81,7 +81,7 @@ def board(screen: Screen, view: PlayerView) -> RenderableType:
         row: list[RenderableType] = [name, bid_name(view.bids[seat], screen.lang)]
         if playing:
             card = played.get(seat)
-            row += [str(view.tricks_taken[seat]), card_text(card) if card else ""]
+            row += [str(view.tricks_taken[seat]), card_text(card) if card is not None else ""]
         seats.add_row(*row)
     sides = Table(box=box.SIMPLE_HEAD, pad_edge=False, expand=False)
     sides.add_column("")
