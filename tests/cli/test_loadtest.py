@@ -111,15 +111,19 @@ libc.free.argtypes = [ctypes.c_void_p]
 if sys.argv[1] == "fixed":
     _fixed_mmap_threshold()
 libc.free(libc.malloc(4 << 20))  # a freed large block raises glibc's own threshold
-# the heap's free top would serve a 200 KiB block whatever the threshold (the
+# the heap's free top would serve a large block whatever the threshold (the
 # imports above leave more or less of it free, more when they compiled a module):
 # give it back, then use up what is left of it in small blocks
 libc.malloc_trim(0)
 kept = []
 while libc.mallinfo2().keepcost > 16 << 10:
     kept.append(libc.malloc(8 << 10))
+# ...and a free chunk inside the heap would serve it too: ask for more than all
+# the heap's free space together, and still well under the moving threshold
+size = max(200 << 10, libc.mallinfo2().fordblks + (64 << 10))
+assert size < 2 << 20, size
 before = libc.mallinfo2().hblks
-block = libc.malloc(200 << 10)
+block = libc.malloc(size)
 print(libc.mallinfo2().hblks - before)
 libc.free(block)
 """
@@ -130,8 +134,9 @@ libc.free(block)
     reason="glibc's allocator only",
 )
 def test_serve_keeps_large_blocks_mapped_on_their_own() -> None:
-    """With the fixed threshold a 200 KiB block is mapped on its own even after a
-    4 MiB block was freed; with glibc's moving threshold it lands in the heap."""
+    """With the fixed threshold a large block (200 KiB or more) is mapped on its own
+    even after a 4 MiB block was freed; with glibc's moving threshold it lands in
+    the heap."""
 
     def mapped(mode: str) -> int:
         out = subprocess.run(
