@@ -449,24 +449,32 @@ def test_records_written_with_the_old_robot_name_still_load(
     assert game_record(game, record["players"]) == record
 
 
-def test_the_terminal_board_shows_seats_trick_scores_and_hand_by_suit() -> None:
+def board_at(rules: Rules, seed: int, done: Callable[[Game], object]) -> tuple[TerminalGame, str]:
+    """Robots play every seat (seat 0 too) until ``done(game)``; the terminal game
+    and the board it draws for seat 0 then."""
     from espadas.cli.play.board import RichConsole
 
-    rules = Rules()
-    table = TerminalGame(rules, 5, "es", ScriptConsole(lambda prompt: None))
+    table = TerminalGame(rules, seed, "es", ScriptConsole(lambda prompt: None))
     game = table.game
-    robots = make_robots(rules, 5, "normal")
-    robots[0] = make_robots(rules, 6, "normal")[1]
-    while not (game.phase == "playing" and game.to_act == 0 and game.view_for(0).trick):
+    robots = make_robots(rules, seed, "normal")
+    robots[0] = make_robots(rules, seed + 1, "normal")[1]
+    while not done(game):
         seat = game.to_act
         assert seat is not None
         game.apply(robots[seat].act(game.view_for(seat)))
     out = io.StringIO()
-    console = RichConsole(file=out, width=90)
-    table.screen.console = console
+    table.screen.console = RichConsole(file=out, width=90)
     table.screen.show_status()
-    text = out.getvalue()
-    view = game.view_for(0)
+    return table, out.getvalue()
+
+
+def test_the_terminal_board_shows_seats_trick_scores_and_hand_by_suit() -> None:
+    table, text = board_at(
+        Rules(),
+        5,
+        lambda g: g.phase == "playing" and g.to_act == 0 and g.view_for(0).trick,
+    )
+    view = table.game.view_for(0)
     assert view.held is not None and view.trick is not None
     for word in ("Apuestas", "Bazas ganadas", "Contratos", "Puntos", "Te toca jugar."):
         assert word in text
@@ -481,24 +489,15 @@ def test_the_terminal_board_shows_seats_trick_scores_and_hand_by_suit() -> None:
 @pytest.mark.parametrize("seed", [5, 6, 7])
 def test_the_terminal_board_shows_the_two_of_clubs_in_the_trick(seed: int) -> None:
     # the 2♣ is card 0, a false int: the board once left its seat's cell empty
-    from espadas.cli.play.board import RichConsole
-
-    rules = Rules(first_lead="two_of_clubs")
-    table = TerminalGame(rules, seed, "es", ScriptConsole(lambda prompt: None))
-    game = table.game
-    robots = make_robots(rules, seed, "normal")
-    robots[0] = make_robots(rules, seed + 1, "normal")[1]
-    while not (game.phase == "playing" and game.to_act == 0):
-        seat = game.to_act
-        assert seat is not None
-        game.apply(robots[seat].act(game.view_for(seat)))
-    trick = game.view_for(0).trick
+    table, text = board_at(
+        Rules(first_lead="two_of_clubs"),
+        seed,
+        lambda g: g.phase == "playing" and g.to_act == 0,
+    )
+    trick = table.game.view_for(0).trick
     if trick is None or not trick.cards:
         pytest.skip("seat 0 holds the 2♣ with this seed")
     assert trick.cards[0] == Card("2C")
-    out = io.StringIO()
-    table.screen.console = RichConsole(file=out, width=90)
-    table.screen.show_status()
     leader = table.screen.label(trick.leader)
-    row = next(line for line in out.getvalue().splitlines() if line.strip("│ ").startswith(leader))
+    row = next(line for line in text.splitlines() if line.strip("│ ").startswith(leader))
     assert "2♣" in row
