@@ -294,7 +294,7 @@ def test_a_renege_asks_first(base: str, browser: Browser) -> None:
     raise AssertionError("no chance to renege came")
 
 
-SHEET_CELL = re.compile(r"^([+-]?\d+) \((-?\d+); (\d+) sacos\)$")
+SHEET_CELL = re.compile(r"^([+-]?\d+) \((-?\d+); sacos: (\d+)\)$")
 
 
 def summary_numbers(page: Page, row: str) -> list[str]:
