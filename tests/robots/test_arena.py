@@ -511,6 +511,7 @@ def test_chart_with_one_point_and_no_band() -> None:
     [
         ["nadie", "aleatorio"],
         ["aleatorio", "cmd:"],
+        ["aleatorio", "cmd:no-such-program-here robot normal"],
         ["aleatorio", "aleatorio", "--set", "players=7"],
         ["aleatorio", "aleatorio", "--set", "nonsense"],
         ["aleatorio", "aleatorio", "--set", "colour=red"],

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import shlex
+import shutil
 
 from espadas.robots.base import Robot
 
@@ -65,6 +66,8 @@ def make_robot(
         argv = shlex.split(name[4:])
         if not argv:
             raise UnknownRobot("cmd: needs a program, as in cmd:python3 my_robot.py")
+        if shutil.which(argv[0]) is None:  # else every decision would be a fault
+            raise UnknownRobot(f"cmd: no program {argv[0]!r} (not on PATH, or not executable)")
         return ExternalRobot(argv, timeout=(budget_ms or 5000) / 1000)
     allowed = (*ARENA_LEVELS, "cmd:PROGRAM") if arena else LEVELS
     raise UnknownRobot(f"unknown robot {name!r}; choose one of {', '.join(allowed)}")
