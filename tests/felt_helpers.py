@@ -101,6 +101,8 @@ def my_turn(page: Page, table: str, phase: str) -> dict[str, Any]:
         "(v) => document.querySelectorAll('#hand-cards .hand-card').length === v",
         arg=len(view["game"]["hand"]),
     )
+    if phase == "playing":  # the page has drawn the play (the API may be ahead of its socket)
+        wait_for(page, "document.querySelector('#hand-cards .hand-card.playable') !== null")
     return view
 
 

@@ -52,9 +52,7 @@ def test_hint_marks_the_robots_card_and_says_why(
     assert bid in said or (bid == "0" and "Nil" in said)
     page.get_by_role("button", name="Apostar" if lang == "es" else "Bid", exact=True).click()
     view = my_turn(page, table, "playing")
-    # a new turn, a new hint: the page clears it once it draws the new version (the
-    # API may say it is the play phase a moment before the page's socket has)
-    wait_for(page, "document.getElementById('hint-text').textContent === ''")
+    assert page.locator("#hint-text").inner_text() == ""  # a new turn, a new hint
     hint = page.get_by_role("button", name=word, exact=True)
     assert hint.is_visible()  # touch players need the button, not only the key
     box = hint.bounding_box()
