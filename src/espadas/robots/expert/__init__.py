@@ -3,9 +3,11 @@
 For each decision ``experto`` deals the cards it cannot see at random,
 consistently with its view (cards played, voids shown), by the compiled kernel
 (:mod:`espadas.robots.kernel`), and weighs each deal by soft evidence: how well
-it fits the bids made (``BID_SIGMA``) and the cards the others played (the hand
-is replayed with the play-out policy; each card it would not have played costs
-a factor ``MISS``). It then plays every candidate action out to the end of the
+it fits the bids made, read as ``normal`` makes them (``BID_SIGMA``), and the
+cards the others played (the hand is replayed with the play-out policy; each
+card it would not have played costs a factor ``MISS``, ``MISS_PARTNER`` for the
+partner's). It draws ``OVERSAMPLE`` times the deals it needs and keeps them in
+proportion to these weights. It then plays every candidate action out to the end of the
 hand many times with the kernel. With ``EXACT_CARDS`` cards or fewer left, and
 at most ``EXACT_TOTAL`` in all the hands (so that the search stays within the
 budget with 5 or 6 players), it searches the rest of each sampled hand exactly

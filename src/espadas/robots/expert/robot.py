@@ -27,7 +27,7 @@ from espadas.engine.hand import first_lead_card
 from espadas.robots import kernel
 from espadas.robots.bidding import bid_and_reason, estimate_tricks, wants_blind_nil
 from espadas.robots.expert.estimates import guess_bids, warm_up
-from espadas.robots.expert.inference import MISS, bid_likelihoods, play_likelihoods, sample_deals
+from espadas.robots.expert.inference import bid_likelihoods, play_likelihoods, sample_deals
 from espadas.robots.expert.values import (
     Value,
     exact_values,
@@ -44,6 +44,11 @@ PLAYOUTS_PER_MS = 40
 """Play-outs per millisecond of budget: well under the kernel's speed, leaving time
 for sampling and scoring in Python."""
 EPS = 80  # random plays per thousand in play-outs
+OVERSAMPLE = 8
+"""Deals drawn for each one played out: they are kept in proportion to how well they
+fit the bids and the cards played (:mod:`~espadas.robots.expert.inference`), so the
+play-outs go to the deals the evidence favours instead of being spent on deals it
+all but rules out (as weights, most of them counted for almost nothing)."""
 MAX_SAMPLES = 400  # sampled deals per decision in play; more play-outs go to each
 BID_SAMPLES = 240  # sampled deals per bid, each played out twice per candidate
 EXACT_CARDS = 3
@@ -113,13 +118,26 @@ class ExpertRobot:
 
     # hidden cards -----------------------------------------------------------------
     def _deals(self, view: PlayerView, count: int) -> tuple[np.ndarray, np.ndarray]:
-        """``count`` deals of the cards held now (int64[count, n]), with a weight each."""
+        """``count`` deals of the cards held now (int64[count, n]), with a weight each:
+        ``OVERSAMPLE`` times as many are drawn and weighed by the evidence, and
+        ``count`` of them kept in proportion to their weights (systematic
+        resampling), each then weighing 1."""
         k = Knowledge(view)
-        deals = sample_deals(k, count, self.rng.getrandbits(31))
+        draw = count * OVERSAMPLE
+        deals = sample_deals(k, draw, self.rng.getrandbits(31))
         weights = bid_likelihoods(view, deals, k)
         seed = self.rng.getrandbits(31)
-        if MISS < 1.0 and view.phase == "playing":
+        if view.phase == "playing":
             weights = weights * play_likelihoods(view, deals, k, seed)
+        if OVERSAMPLE > 1:
+            total = float(weights.sum())
+            if total <= 0:
+                return deals[:count], np.ones(count)
+            # systematic resampling: rows in proportion to their weight
+            start = (self.rng.random() + np.arange(count)) / count
+            picks = np.searchsorted(np.cumsum(weights) / total, start)
+            picks = np.minimum(picks, draw - 1)
+            return deals[picks], np.ones(count)
         return deals, weights
 
     # bidding --------------------------------------------------------------------------

@@ -80,14 +80,14 @@ def agreement(
     partner: np.ndarray,
     first_forbidden: bool,
     forced0: int,
-    miss: float,
+    miss: np.ndarray,
     seed: int,
 ) -> np.ndarray:
     """How well each sampled deal explains the cards the other seats played: the hand
     is replayed from its start (each seat's cards now plus those it played), and
     every play by a seat other than ``viewer`` that the play-out policy (without
     random plays) would not have made, nor a card equivalent to it (no card of
-    another seat between them), multiplies the deal's weight by ``miss``.
+    another seat between them), multiplies the deal's weight by ``miss[seat]``.
     ``history`` holds the cards played in order, ``leaders`` the leader of each
     trick (the current one included). Returns float64[rows]."""
     rows = deals.shape[0]
@@ -134,7 +134,7 @@ def agreement(
                                     rest |= hands[o]
                             same = (between & rest) == 0
                         if not same:
-                            w *= miss
+                            w *= miss[seat]
             hands[seat] &= ~(1 << card)
             trick[k] = card
             k += 1
