@@ -55,13 +55,15 @@ def test_the_true_deal_fits_normals_bids(name: str) -> None:
     assert shuffled_less >= 30
 
 
-def test_the_partners_cards_and_the_opponents_weigh_apart(
+def test_the_partners_cards_the_opponents_leads_and_follows_weigh_apart(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A deal's weight is one factor per card another seat played off the policy:
-    the partner's (``MISS_PARTNER``) and the opponents' (``MISS``) multiply."""
+    the partner's (``MISS_PARTNER``), the opponents' leads (``MISS_LEAD``) and the
+    cards they follow with (``MISS``) multiply."""
     rules = RULE_SETS["estandar"]
-    opponents_missed = partner_missed = 0
+    missed = [0, 0, 0]
+    knobs = ("MISS_PARTNER", "MISS_LEAD", "MISS")
     for seed in range(30):
         game = bid_then_view(rules, seed, plays=random.Random(seed).randrange(8, 40))
         seat = game.to_act
@@ -69,16 +71,18 @@ def test_the_partners_cards_and_the_opponents_weigh_apart(
         view = game.view_for(seat)
         k = Knowledge(view)
         deals = inference.sample_deals(k, 40, seed)
-        got = {}
-        for miss, partner in ((0.5, 0.5), (0.5, 1.0), (1.0, 0.5), (1.0, 1.0)):
-            monkeypatch.setattr(inference, "MISS", miss)
-            monkeypatch.setattr(inference, "MISS_PARTNER", partner)
-            got[miss, partner] = inference.play_likelihoods(view, deals, k, seed)
-        assert np.allclose(got[0.5, 0.5], got[0.5, 1.0] * got[1.0, 0.5])
-        assert np.allclose(got[1.0, 1.0], 1.0)
-        opponents_missed += int((got[0.5, 1.0] < 1).any())
-        partner_missed += int((got[1.0, 0.5] < 1).any())
-    assert opponents_missed >= 20 and partner_missed >= 10
+
+        def weights(*values: float) -> np.ndarray:
+            for name, value in zip(knobs, values, strict=True):
+                monkeypatch.setattr(inference, name, value)
+            return inference.play_likelihoods(view, deals, k, seed)  # noqa: B023
+
+        each = [weights(*(0.5 if i == j else 1.0 for j in range(3))) for i in range(3)]
+        assert np.allclose(weights(0.5, 0.5, 0.5), each[0] * each[1] * each[2])
+        assert np.allclose(weights(1.0, 1.0, 1.0), 1.0)
+        for i in range(3):
+            missed[i] += int((each[i] < 1).any())
+    assert min(missed) >= 10, missed
 
 
 def test_resampled_deals_fit_the_view_and_the_evidence() -> None:

@@ -31,6 +31,7 @@ SUICIDE_SIGMA = 1.5
 """Under suicide the first bid of a side is forced (Nil or four or more): there a
 number is read loosely around the count."""
 MISS = 0.2
+MISS_LEAD = 0.2
 MISS_PARTNER = 0.6
 """The weight of a sampled deal is multiplied by this for each card an opponent
 (the partner) played that the play-out policy would not have played with the
@@ -125,6 +126,7 @@ def play_likelihoods(view: PlayerView, deals: np.ndarray, k: Knowledge, seed: in
     n = rules.players
     bids = [0 if b is None or b == BLIND_NIL else int(b) for b in view.bids]
     forced = first_lead_card(rules) if rules.first_lead == "two_of_clubs" else -1
+    mate = rules.partner_of(view.seat)
     result: np.ndarray = kernel.agreement(
         deals,
         np.array(k.played_by, dtype=np.int64),
@@ -137,7 +139,7 @@ def play_likelihoods(view: PlayerView, deals: np.ndarray, k: Knowledge, seed: in
         kernel.partners(rules),
         rules.spades_in_first_trick == "forbidden",
         forced,
-        np.array([MISS_PARTNER if s == rules.partner_of(view.seat) else MISS for s in range(n)]),
+        np.array([[MISS_PARTNER if s == mate else lead for s in range(n)] for lead in (MISS_LEAD, MISS)]),
         seed,
     )
     return result

@@ -92,7 +92,7 @@ def warm_up() -> None:
     agreement(
         held, np.zeros(4, dtype=np.int64), 4, 1, np.zeros(0, dtype=np.int64),
         np.zeros(1, dtype=np.int64), 0, np.ones(4, dtype=np.int64),
-        np.array([2, 3, 0, 1], dtype=np.int64), False, -1, np.full(4, 0.5), 1,
+        np.array([2, 3, 0, 1], dtype=np.int64), False, -1, np.full((2, 4), 0.5), 1,
     )  # fmt: skip
     exact_values(
         held, 4, 0, zeros, 0, True, 0, False, np.array([1, 0, 1, 0], dtype=np.int64),

@@ -87,7 +87,8 @@ def agreement(
     is replayed from its start (each seat's cards now plus those it played), and
     every play by a seat other than ``viewer`` that the play-out policy (without
     random plays) would not have made, nor a card equivalent to it (no card of
-    another seat between them), multiplies the deal's weight by ``miss[seat]``.
+    another seat between them), multiplies the deal's weight by ``miss[0, seat]``
+    for a lead and ``miss[1, seat]`` for a card that follows.
     ``history`` holds the cards played in order, ``leaders`` the leader of each
     trick (the current one included). Returns float64[rows]."""
     rows = deals.shape[0]
@@ -134,7 +135,7 @@ def agreement(
                                     rest |= hands[o]
                             same = (between & rest) == 0
                         if not same:
-                            w *= miss[seat]
+                            w *= miss[0 if k == 0 else 1, seat]
             hands[seat] &= ~(1 << card)
             trick[k] = card
             k += 1
