@@ -49,7 +49,11 @@ OVERSAMPLE = 8
 fit the bids and the cards played (:mod:`~espadas.robots.expert.inference`), so the
 play-outs go to the deals the evidence favours instead of being spent on deals it
 all but rules out (as weights, most of them counted for almost nothing)."""
-MAX_SAMPLES = 400  # sampled deals per decision in play; more play-outs go to each
+MAX_SAMPLES = 1000
+"""Sampled deals per decision in play at most (the budget's play-outs are shared
+among them and the candidates). With the deals resampled by the evidence, 1,000
+rather than 400 measured +29.6 against +25.0 on the same 500 deals at the
+table's budget: more deals the evidence favours, fewer repeats of each."""
 BID_SAMPLES = 240  # sampled deals per bid, each played out twice per candidate
 EXACT_CARDS = 3
 """With this many cards left or fewer, the rest of each sampled deal is searched
