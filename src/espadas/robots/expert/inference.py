@@ -139,7 +139,7 @@ def play_likelihoods(view: PlayerView, deals: np.ndarray, k: Knowledge, seed: in
         kernel.partners(rules),
         rules.spades_in_first_trick == "forbidden",
         forced,
-        np.array([[MISS_PARTNER if s == mate else lead for s in range(n)] for lead in (MISS_LEAD, MISS)]),
+        np.array([[MISS_PARTNER if s == mate else m for s in range(n)] for m in (MISS_LEAD, MISS)]),
         seed,
     )
     return result
