@@ -1,4 +1,4 @@
-"""``scripts/arena-matrix``: every rule set of issue 18 played end to end with tiny
+"""``scripts/arena-matrix``: every rule set of the arena matrix played end to end with tiny
 matches, one JSON per run and one Markdown row per rule set."""
 
 from __future__ import annotations

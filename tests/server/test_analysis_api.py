@@ -1,4 +1,4 @@
-"""The analysis of a finished game through the API (issue 19), on SQLite and
+"""The analysis of a finished game through the API, on SQLite and
 PostgreSQL: refused (409) while the game is played; started (202) with its
 progress; kept with the table once done; asked again it is not run again (the
 stored row is the same, and the answer comes at once); spectators and people

@@ -1,4 +1,4 @@
-"""One poisoned notice among many (issue 16, defect 1): a real server, a real SMTP
+"""One poisoned notice among many: a real server, a real SMTP
 server on loopback (aiosmtpd) and a fake clock, on SQLite and PostgreSQL.
 
 The store is poisoned by hand, as data written before the name rule (or by an

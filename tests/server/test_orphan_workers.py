@@ -1,4 +1,4 @@
-"""Robot workers do not outlive their server (issue 16, defect 6): after ``kill -9``
+"""Robot workers do not outlive their server: after ``kill -9``
 of ``espadas serve`` its pool's worker processes end within seconds instead of
 living on, re-parented to PID 1. Processes are found in ``/proc`` (Linux)."""
 

@@ -1,4 +1,4 @@
-"""Web Push endpoints are not any URL (issue 16, defect 7): only ``https`` endpoints
+"""Web Push endpoints are not any URL: only ``https`` endpoints
 whose host has public addresses only are taken, at subscription time and again
 at each sending (a name may resolve elsewhere by then); the push goes to the
 address checked. The suite's own local push service is reachable only through

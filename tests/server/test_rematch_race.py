@@ -1,4 +1,4 @@
-"""Rematch races (issue 16, defect 5): however many requests for a table's rematch
+"""Rematch races: however many requests for a table's rematch
 arrive at once, on one instance or several, exactly one new table is opened and
 every answer names it; a rematch asked for while the game's last move is being
 made never leaves the table pointing nowhere."""

@@ -1,6 +1,6 @@
 """Display names over the API: each kind of name the rule refuses is answered
 422 with its own error code and a text in the client's language, and changes
-nothing; a good name is stored normalised (issue 16, defect 1)."""
+nothing; a good name is stored normalised."""
 
 from __future__ import annotations
 

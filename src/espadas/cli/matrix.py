@@ -1,4 +1,4 @@
-"""The arena matrix: ``espadas match A B`` over every rule set issue 18 measures, one
+"""The arena matrix: ``espadas match A B`` over every rule set the project measures, one
 Markdown table row per rule set.
 
     scripts/arena-matrix experto normal --deals 500 --jobs 2 --out runs/matrix
@@ -55,7 +55,7 @@ RULE_SETS = (
     RuleSet("estandar-no-hell", "estandar", ("renege=prevented", "no_hell=true")),
     RuleSet("sala-quicksand", "sala", ("quicksand=true",)),
 )
-"""The rule sets of issue 18: ``estandar`` with renege prevented (also under suicide
+"""The rule sets of the arena matrix: ``estandar`` with renege prevented (also under suicide
 and no hell); ``pagat``; ``cien`` (blind nil offered, bags reset, no spades in the
 first trick: its preset); ``sala`` with 4 players in partnerships and its bonuses
 (its preset), individually with 3, 5 and 6 players, and with quicksand."""
@@ -145,7 +145,7 @@ def match_command(rule_set: RuleSet, args: argparse.Namespace) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="arena-matrix",
-        description="espadas match A B over every rule set of issue 18; one Markdown row each.",
+        description="espadas match A B over every rule set of the matrix; one Markdown row each.",
     )
     p.add_argument("robot_a", metavar="A", help="robot A")
     p.add_argument("robot_b", metavar="B", help="robot B")

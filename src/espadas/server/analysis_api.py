@@ -1,4 +1,4 @@
-"""The analysis of a finished game through the API (issue 19): start it, follow its
+"""The analysis of a finished game through the API: start it, follow its
 progress, read it. The work is the :class:`~espadas.server.analyst.Analyst`'s,
 in the robot workers; the result is ``espadas-analysis/1`` (README, "Records,
 replay and export") for every seat.

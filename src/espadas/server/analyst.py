@@ -1,4 +1,4 @@
-"""The analyst: runs the analysis of finished games (issue 19) in the robot workers,
+"""The analyst: runs the analysis of finished games in the robot workers,
 never on the event loop, and keeps each one with its table.
 
 An analysis covers every seat's decisions (after the game everyone sees every

@@ -1,4 +1,4 @@
-"""Analyses of finished games kept with their table (issue 19): one row per table
+"""Analyses of finished games kept with their table: one row per table
 and level, claimed by the server instance that runs it, its progress, and the
 ``espadas-analysis/1`` JSON once done.
 

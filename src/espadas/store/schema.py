@@ -206,7 +206,7 @@ analyses = sa.Table(
     sa.Column("created_at", sa.String(40), nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=False),
 )
-"""The analysis of a finished game (issue 19), one per table and level: ``status``
+"""The analysis of a finished game, one per table and level: ``status``
 ``queued``, ``running``, ``done`` or ``failed``; ``done`` of ``total`` decisions
 judged; ``data`` the ``espadas-analysis/1`` JSON once done; ``owner`` the server
 instance running it, which touches ``updated_at`` as it goes."""
@@ -326,7 +326,7 @@ challenge_rated_days = sa.Table(
 )
 """The days already counted in the challenge ratings (the key: once each, written
 in the same transaction as the ratings it moved)."""
-# -- the club: ratings and statistics (issue 20; see espadas.store.club) ----------
+# -- the club: ratings and statistics (see espadas.store.club) -----------
 STAT_COLUMNS = (
     "games",
     "won",

@@ -1,4 +1,4 @@
-"""Game analyses kept with their table (issue 19): ``analyses``, one row per table
+"""Game analyses kept with their table: ``analyses``, one row per table
 and level, with the progress of a running analysis and the ``espadas-analysis/1``
 JSON once done.
 

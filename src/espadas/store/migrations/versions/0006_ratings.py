@@ -1,4 +1,4 @@
-"""Ratings and statistics of the club (issue 20).
+"""Ratings and statistics of the club.
 
 ``club_games`` counts each finished game once (its table id is unique), in the
 order ``n``; ``club_seats`` keeps each seat's result and statistics;

@@ -1,4 +1,4 @@
-"""Lasting identity: unique names, sessions, e-mail sign-in, passkeys (issue 20).
+"""Lasting identity: unique names, sessions, e-mail sign-in, passkeys.
 
 ``players`` gains ``name_key`` (the name in NFKC, casefolded; unique),
 ``deleted_at`` (a deleted account keeps its row, nameless) and

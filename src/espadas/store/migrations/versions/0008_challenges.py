@@ -1,4 +1,4 @@
-"""The daily challenge [reto diario] (issue 21): ``challenges`` (one a day, its
+"""The daily challenge [reto diario]: ``challenges`` (one a day, its
 boards kept server-side, its commitment public), ``challenge_attempts`` (one per
 player and day) and ``challenge_results`` (each finished board of an attempt).
 Uses no table of migrations 0005-0007.

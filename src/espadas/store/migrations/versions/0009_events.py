@@ -1,4 +1,4 @@
-"""Duplicate events (tournaments) among people (issue 21): ``tournaments`` (the choices,
+"""Duplicate events (tournaments) among people: ``tournaments`` (the choices,
 the boards kept server-side, the public commitment), ``tournament_entrants`` and
 ``tournament_tables`` (each round's tables). Uses no table of migrations 0005-0008.
 

@@ -1,4 +1,4 @@
-"""More for the daily challenge (issue 21): the challenge rating,
+"""More for the daily challenge: the challenge rating,
 ``challenge_ratings`` (one row per player) and ``challenge_rated_days`` (the days
 counted). Uses no table of migrations 0009 and 0011.
 

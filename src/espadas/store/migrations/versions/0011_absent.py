@@ -1,4 +1,4 @@
-"""Replacing an absent player by a robot (issue 21): nothing to migrate. The table's
+"""Replacing an absent player by a robot: nothing to migrate. The table's
 ``absent`` option is in its ``create`` event and a replacement is a ``replace`` entry
 of the log (espadas.tables.absent); the notices table already takes any kind.
 
