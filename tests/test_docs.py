@@ -1,4 +1,4 @@
-"""The examples in the README and in the docstrings run as written.
+"""The examples in the README, the documentation pages and the docstrings run as written.
 
 A module promises examples when any docstring in its source (the module's, a
 class's, a function's or a method's, at any depth, as :mod:`ast` reads them) holds
@@ -91,9 +91,30 @@ def test_module_docstrings(name: str) -> None:
     assert not problems, f"{name}: " + "; ".join(problems)
 
 
-def test_readme_examples() -> None:
-    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False)
-    assert result.failed == 0 and result.attempted > 3
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_page_examples(page: Path) -> None:
+    result = doctest.testfile(str(page), module_relative=False)
+    assert result.failed == 0
+
+
+def test_the_pages_hold_examples() -> None:
+    attempted = sum(
+        doctest.testfile(str(p), module_relative=False, report=False).attempted for p in PAGES
+    )
+    assert attempted > 3
+
+
+def test_the_readme_links_to_pages_that_exist() -> None:
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\((docs/[^)#]*)", text)
+    assert len(links) >= 8
+    assert [link for link in links if not (ROOT / link).exists()] == []
+    assert len(text.splitlines()) <= 200
 
 
 # --------------------------------------------------------------------------
