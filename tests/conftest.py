@@ -24,6 +24,27 @@ def pytest_configure(config: pytest.Config) -> None:
         "databases(*kinds): run the module's tests once per database of its server"
         " ('sqlite', 'postgresql')",
     )
+    config.addinivalue_line("markers", "browser: drives chromium (every test under tests/web)")
+    config.addinivalue_line(
+        "markers", "slow: kills servers, fuzzes every route or loads a server (left out by --fast)"
+    )
+
+
+SLOW_MODULES = frozenset(
+    {"test_server_crash", "test_schemathesis", "test_loadtest", "test_orphan_workers"}
+)
+"""The modules of crash, fuzzing and load tests: ``scripts/test --fast`` leaves them out."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks each test by where it lives: ``browser`` under ``tests/web``, ``slow`` in
+    :data:`SLOW_MODULES`, so that a new test file is classified without a word."""
+    for item in items:
+        path = item.path
+        if path.parent.name == "web":
+            item.add_marker(pytest.mark.browser)
+        if path.stem in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

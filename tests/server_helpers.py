@@ -19,7 +19,9 @@ import uvicorn
 from espadas.server.settings import Settings
 from espadas.web.site import create_site
 
-REDIS = os.environ.get("ESPADAS_TEST_REDIS", "redis://127.0.0.1:6379/5")
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+REDIS = os.environ.get("ESPADAS_TEST_REDIS", f"redis://127.0.0.1:6379/{5 + _WORKER % 8}")
+"""The test Redis: database 5, or 5 + n for the n-th worker of a parallel run (up to 12)."""
 PG_URL = os.environ.get("ESPADAS_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
 
