@@ -12,10 +12,25 @@ otherwise).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    max_examples=50,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+"""The suite's hypothesis profile: at most 50 examples where a test does not set its
+own number, no per-example deadline (a loaded 2-core machine is slow, not wrong), and
+the reproduction blob printed with any failure. ``HYPOTHESIS_PROFILE=default`` runs
+hypothesis's own defaults instead."""
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
