@@ -244,3 +244,37 @@ def serve_process(data: Path, port: int) -> Any:
             time.sleep(0.05)
         assert process.poll() is None, process.stderr.read() if process.stderr else b""
     raise AssertionError("the server did not start")
+
+
+class LobbySocket:
+    """A lobby socket in a thread, keeping the frames it receives."""
+
+    def __init__(self, base: str, cookie: str) -> None:
+        from websockets.sync.client import connect
+
+        url = base.replace("http://", "ws://") + "/api/lobby/live"
+        self.socket = connect(url, additional_headers={"Cookie": cookie}, legacy=True)
+        self.frames: list[dict[str, Any]] = []
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            for message in self.socket:
+                self.frames.append(json.loads(message))
+        except Exception:  # closed
+            return
+
+    def seated(self, timeout: float = 15) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for frame in list(self.frames):
+                you = frame.get("you")
+                if you and you.get("table"):
+                    return str(you["table"])
+            time.sleep(0.02)
+        raise AssertionError(f"never seated: {self.frames[-2:]}")
+
+    def close(self) -> None:
+        self.socket.close()
+        self._thread.join(5)

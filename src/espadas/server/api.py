@@ -20,7 +20,15 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from espadas.server import analysis_api, club_api, hint_api, live, session_api, table_api
+from espadas.server import (
+    analysis_api,
+    club_api,
+    hint_api,
+    live,
+    lobby_api,
+    session_api,
+    table_api,
+)
 
 router = APIRouter()
 router.include_router(session_api.router)
@@ -29,3 +37,4 @@ router.include_router(hint_api.router)
 router.include_router(analysis_api.router)
 router.include_router(club_api.router)
 router.include_router(live.router)
+router.include_router(lobby_api.router)

@@ -27,6 +27,8 @@ from espadas.server.guard import Guard
 from espadas.server.hub import Hub
 from espadas.server.identity import Identity
 from espadas.server.limiter import RateLimit, Sockets
+from espadas.server.lobby import LobbyService
+from espadas.server.lobby_api import LOBBY_BURST, LOBBY_RATE
 from espadas.server.notices_api import router as notices_router
 from espadas.server.notifier import Notifier
 from espadas.server.openapi import describe
@@ -61,6 +63,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.challenges = Challenges(store, hub, settings)
         app.state.events = EventService(store, hub, settings)
         app.state.events.run()
+        app.state.lobby = LobbyService(store, hub, settings)
+        app.state.lobby.run()
         app.state.dealing = Dealing(app.state.challenges, app.state.events)
         app.state.push = None
         try:
@@ -98,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await analyst.close()
             await app.state.challenges.close()
             await app.state.events.close()
+            await app.state.lobby.close()
             await hub.close()
             await hub.flush_seen()
             robots.close()
@@ -132,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # one rate limit per client for HTTP requests and WebSocket actions alike
     app.state.limit = RateLimit(settings.rate, settings.burst, settings.rate_store)
     app.state.signin_limits = signin_limits(settings)
+    app.state.lobby_limit = RateLimit(LOBBY_RATE, LOBBY_BURST, settings.rate_store)
     app.state.sockets = Sockets(settings.sockets_per_player, settings.sockets_per_address)
     app.add_middleware(JsonBody)  # inside the guard: only bodies within the size limit
     app.add_middleware(

@@ -105,6 +105,11 @@ class Settings:
     """The level of the robot partner (and of the robot in the player's seat for par)."""
     challenge_opponents: str = "experto"
     """The level of the robot opponents."""
+    lobby_wait_s: float = 20.0
+    """How long quick play waits for people before robots take the free seats
+    (each person may choose their own, 1 to 300 s)."""
+    lobby_tick_s: float = 0.25
+    """How often each instance forms quick-play tables and updates its lobby sockets."""
     push_allow_private: bool = False
     """TEST ONLY: accept and contact Web Push endpoints on loopback, private and
     other non-public addresses, over plain ``http`` too (the suite's own push

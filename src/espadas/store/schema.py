@@ -1,7 +1,9 @@
 """The database schema (SQLAlchemy Core). Migrations in ``migrations/`` create it.
 
->>> len(metadata.tables), sorted(metadata.tables)[:4]
-(33, ['analyses', 'challenge_attempts', 'challenge_rated_days', 'challenge_ratings'])
+>>> {"players", "tables", "events", "club_ratings"} <= set(metadata.tables)
+True
+
+The lobby's tables are on the same metadata, in :mod:`espadas.store.lobby_schema`.
 """
 
 from __future__ import annotations

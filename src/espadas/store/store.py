@@ -48,6 +48,7 @@ from espadas.store.challenge_ratings import ChallengeRatings
 from espadas.store.challenges import Challenges
 from espadas.store.checkpoints import SAFETY_PAGES, Checkpointer
 from espadas.store.club_reads import ClubReads
+from espadas.store.lobby import Lobby
 from espadas.store.outbox import Outbox
 from espadas.store.passkeys import Passkeys
 from espadas.store.resume_links import ResumeLinks
@@ -134,6 +135,8 @@ class Store:
         """The challenge rating (each closed day counted once)."""
         self.club = ClubReads(engine)
         """The club's profiles, histories and leaderboards."""
+        self.lobby = Lobby(engine)
+        """The quick-play queue, the tables listed as open, blocks."""
         self._players: dict[str, Player] = {}
         self._single = (
             engine.execution_options(isolation_level="AUTOCOMMIT")

@@ -1,0 +1,317 @@
+"""The lobby service: quick play, the open tables, the games to watch, and the
+lobby sockets of this instance.
+
+Every instance runs the same round every :attr:`Settings.lobby_tick_s`: it vouches
+for the people with a lobby socket open here (the others drop out of the queue
+after :data:`espadas.store.lobby.STALE`), forms what tables it can
+(:meth:`espadas.store.lobby.Lobby.form`: claimed in the database, then created
+here), creates the claimed tables an instance left unmade, and tells its sockets
+what changed. Nothing is kept here that another instance would need: the queue
+is in the database.
+
+A quick-play table: the rule set's rules, the longest waiting person its creator,
+robots of the first person's level in the seats nobody took (the game is rated
+only without robots), an absent person replaced by a robot, started at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from espadas.engine import Rules
+from espadas.server.errors import ApiError
+from espadas.server.hub import Hub
+from espadas.server.settings import Settings
+from espadas.store.lobby import Entry, Seated, Taken
+from espadas.store.store import Conflict, Player, Store, UnknownTable
+from espadas.tables.challenge import PREFIX as CHALLENGE_PREFIX
+from espadas.tables.rating import START, kind_of
+from espadas.tables.table import Table
+
+log = logging.getLogger("espadas.lobby")
+
+RULE_SETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "estandar": ("estandar", {}),
+    "pagat": ("pagat", {}),
+    "cien": ("cien", {}),
+    "sala": ("sala", {}),
+    "sala-3": ("sala", {"players": 3}),
+    "sala-5": ("sala", {"players": 5}),
+    "sala-6": ("sala", {"players": 6}),
+}
+"""The rule sets of quick play: a preset and its options. ``mine`` (the rules of
+the person's last table) is one more."""
+MINE = "mine"
+WAIT_RANGE = (1.0, 300.0)
+"""The wait before robots a person may choose (seconds)."""
+LIVE_SINCE = timedelta(minutes=30)
+"""A game in progress that moved this recently is live: its people are not seated
+by quick play elsewhere, and it is listed to watch."""
+VOUCH_EVERY = timedelta(seconds=2)
+LISTS_EVERY = timedelta(seconds=1)
+ORPHANS_AFTER = timedelta(seconds=5)
+
+
+def rule_set_of(rules: Rules) -> str:
+    """The quick-play key of a table's rules (for the lists' filter).
+
+    >>> rule_set_of(Rules.from_preset("sala", players=5)), rule_set_of(Rules())
+    ('sala-5', 'estandar')
+    """
+    if rules.preset == "sala" and rules.players != 4:
+        return f"sala-{rules.players}"
+    return rules.preset
+
+
+def custom_pool(rules: Rules) -> str:
+    """The pool of "my rules": the same rules, the same pool."""
+    text = json.dumps(rules.to_dict(), sort_keys=True)
+    return "mine-" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass(eq=False)
+class Socket:
+    """One lobby socket of this instance: its person (or none) and its outbox."""
+
+    player: str | None
+    frames: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    last: str = ""
+
+
+class LobbyService:
+    """Quick play, open tables and watching, for one instance."""
+
+    def __init__(self, store: Store, hub: Hub, settings: Settings) -> None:
+        self.store = store
+        self.lobby = store.lobby
+        self.hub = hub
+        self.settings = settings
+        self.sockets: set[Socket] = set()
+        self._task: asyncio.Task[None] | None = None
+        self._vouched = datetime.min.replace(tzinfo=UTC)
+        self._orphans = datetime.min.replace(tzinfo=UTC)
+        self._lists: dict[str, Any] = {}
+        self._listed = datetime.min.replace(tzinfo=UTC)
+        self.wake = asyncio.Event()
+
+    # -- running ------------------------------------------------------------------
+    def run(self) -> None:
+        self._task = asyncio.create_task(self._rounds())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+        for socket in self.sockets:
+            socket.frames.put_nowait("")
+
+    async def _rounds(self) -> None:
+        while True:
+            try:
+                await self.round()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("a lobby round failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), self.settings.lobby_tick_s)
+            self.wake.clear()
+
+    async def round(self) -> None:
+        """One round: vouch, form, build, tell (see the module)."""
+        now = self.settings.clock.now()
+        here = sorted({s.player for s in self.sockets if s.player is not None})
+        if now - self._vouched >= VOUCH_EVERY:
+            await self.lobby.vouch(here, now)
+            self._vouched = now
+        try:
+            formed = await self.lobby.form(now)
+        except Taken:
+            formed = []
+            self.wake.set()  # someone moved meanwhile: again at once
+        if now - self._orphans >= ORPHANS_AFTER:
+            formed += await self.lobby.unbuilt(now - ORPHANS_AFTER)
+            self._orphans = now
+        for seated in formed:
+            await self.build(seated)
+        await self.tell(here, now)
+
+    async def build(self, seated: Seated) -> None:
+        """Creates and starts a table the queue formed (once, whoever asks)."""
+        rules = Rules.from_dict(seated.rules)
+        now = self.settings.clock.now()
+        (creator, name), *others = seated.people
+        robots = rules.players - len(seated.people)
+        table, events = Table.create(
+            seated.table_id, rules, creator, name, now, rated=robots == 0, absent="robot"
+        )
+        for player, other in others:
+            events += table.join(player, other, now)
+        if robots:
+            events += table.add_robots(creator, seated.robot, now, levels=self.levels())
+        events += table.start(creator, now)
+        try:
+            await self.hub.create(table, events)
+        except Conflict:
+            return  # made already, by this round's claimer or a recovery
+        self.hub.wake_robots(table.id)
+
+    def levels(self) -> tuple[str, ...]:
+        return self.settings.robot_levels()
+
+    # -- telling the sockets ------------------------------------------------------------
+    async def tell(self, here: list[str], now: datetime) -> None:
+        """Sends each socket its state, where it changed."""
+        if not self.sockets:
+            return
+        entries = await self.lobby.entries(here)
+        lists = await self.lists(now)
+        for socket in list(self.sockets):
+            entry = entries.get(socket.player) if socket.player else None
+            frame = json.dumps(
+                {"type": "lobby", "you": None if entry is None else entry.public(), **lists},
+                separators=(",", ":"),
+            )
+            if frame != socket.last:
+                socket.last = frame
+                socket.frames.put_nowait(frame)
+
+    def connect(self, player: str | None) -> Socket:
+        socket = Socket(player)
+        self.sockets.add(socket)
+        self.wake.set()
+        return socket
+
+    async def disconnect(self, socket: Socket) -> None:
+        """A lobby socket closed: its person leaves every queue unless another
+        lobby socket of theirs is open here."""
+        self.sockets.discard(socket)
+        player = socket.player
+        if player is not None and not any(s.player == player for s in self.sockets):
+            await self.lobby.leave([player])
+
+    def resend(self, socket: Socket) -> None:
+        socket.last = ""
+        self.wake.set()
+
+    # -- the lists ----------------------------------------------------------------------
+    async def lists(self, now: datetime | None = None) -> dict[str, Any]:
+        """``counts`` (waiting per rule set), ``open`` tables and games to ``watch``
+        (highest rated first), made at most once per :data:`LISTS_EVERY`."""
+        now = now or self.settings.clock.now()
+        if self._lists and now - self._listed < LISTS_EVERY:
+            return self._lists
+        open_ids = await self.lobby.open_tables()
+        playing = await self.lobby.playing(now - LIVE_SINCE)
+        found: list[Table] = []
+        for table_id in [*open_ids, *playing]:
+            if table_id.startswith(CHALLENGE_PREFIX):
+                continue  # a daily challenge is played alone
+            with contextlib.suppress(UnknownTable):
+                found.append(await self.hub.table(table_id))
+        subjects = sorted({s for t in found for s in _subjects(t)})
+        ratings = await self.lobby.ratings(subjects)
+        live = "live" if self.settings.turn_limit < timedelta(hours=1) else "days"
+        opened: list[dict[str, Any]] = []
+        watched: list[tuple[int, dict[str, Any]]] = []
+        for table in found:
+            kind = kind_of(table.rules.partnerships)
+            seats = [_seat(s, kind, ratings) for s in table.seats]
+            item = {
+                "id": table.id,
+                "rules": rule_set_of(table.rules),
+                "players": table.rules.players,
+                "seats": seats,
+                "turns": live,
+            }
+            if table.status == "waiting" and table.id in open_ids:
+                item["free"] = sum(1 for s in table.seats if s is None)
+                opened.append(item)
+            elif table.status == "playing":
+                rated = [s["rating"] for s in seats if s is not None and s["rating"] is not None]
+                item["rating"] = rating = round(sum(rated) / len(rated)) if rated else START
+                watched.append((rating, item))
+        watched.sort(key=lambda pair: (-pair[0], pair[1]["id"]))
+        self._lists = {
+            "counts": await self.lobby.counts(),
+            "open": opened,
+            "watch": [item for _, item in watched],
+        }
+        self._listed = now
+        return self._lists
+
+    # -- quick play -------------------------------------------------------------------
+    async def quick(self, player: Player, key: str, wait: float | None, robot: str | None) -> Entry:
+        """Puts ``player`` in the queue of rule set ``key``; refused with a clear
+        4xx for an unknown rule set, a wait out of range, an unknown robot, or a
+        person seated at a live game."""
+        rules, pool = await self._rules(player.id, key)
+        wait_s = self.settings.lobby_wait_s if wait is None else wait
+        if not WAIT_RANGE[0] <= wait_s <= WAIT_RANGE[1]:
+            low, high = WAIT_RANGE
+            raise ApiError(422, "lobby_bad_wait", low=int(low), high=int(high))
+        level = robot or "experto"
+        if level not in self.levels():
+            raise ApiError(422, "lobby_bad_robot", levels=", ".join(self.levels()))
+        now = self.settings.clock.now()
+        if await self.lobby.busy(player.id, now - LIVE_SINCE):
+            raise ApiError(409, "lobby_playing")
+        rating = await self.lobby.rating(player.id, kind_of(rules.partnerships))
+        entry = await self.lobby.join(
+            player.id, player.name, pool, rules.to_dict(), rating, wait_s, level, now
+        )
+        self.wake.set()
+        return entry
+
+    async def _rules(self, player_id: str, key: str) -> tuple[Rules, str]:
+        if key in RULE_SETS:
+            preset, options = RULE_SETS[key]
+            return Rules.from_preset(preset, **options), key
+        if key == MINE:
+            rules = await self._last_rules(player_id)
+            if rules is None:
+                raise ApiError(409, "lobby_no_last_table")
+            return rules, custom_pool(rules)
+        raise ApiError(422, "lobby_bad_rules", rules=", ".join([*RULE_SETS, MINE]))
+
+    async def _last_rules(self, player_id: str) -> Rules | None:
+        for row in await self.store.tables_of(player_id, limit=20):
+            with contextlib.suppress(UnknownTable):
+                table = await self.hub.table(row["id"])
+                if table.creator == player_id and not table.id.startswith(CHALLENGE_PREFIX):
+                    return table.rules
+        return None
+
+    async def leave(self, player_id: str) -> bool:
+        left = await self.lobby.leave([player_id]) > 0
+        self.wake.set()
+        return left
+
+
+def _subjects(table: Table) -> list[str]:
+    out = []
+    for seat in table.seats:
+        if seat is not None and seat.player is not None:
+            out.append(seat.player)
+        elif seat is not None and seat.robot is not None:
+            out.append(f"robot-{seat.robot}")
+    return out
+
+
+def _seat(seat: Any, kind: str, ratings: dict[tuple[str, str], int]) -> dict[str, Any] | None:
+    if seat is None:
+        return None
+    subject = seat.player if seat.player is not None else f"robot-{seat.robot}"
+    return {
+        "name": seat.name,
+        "robot": seat.robot,
+        "rating": ratings.get((subject, kind), START),
+    }
