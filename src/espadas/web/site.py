@@ -144,6 +144,17 @@ def create_site(settings: Settings | None = None) -> FastAPI:
     async def events_page(request: Request) -> HTMLResponse:
         return html_page("events", request)
 
+    @app.get("/sala", response_class=HTMLResponse, include_in_schema=False)
+    async def lobby_page(request: Request) -> HTMLResponse:
+        return html_page("lobby", request)
+
+    @app.get("/lobby", response_class=HTMLResponse, include_in_schema=False)
+    async def lobby_page_en(request: Request) -> Response:
+        """The lobby in English, unless the person chose a language."""
+        if "lang" not in request.query_params and "espadas_lang" not in request.cookies:
+            return RedirectResponse("/lobby?lang=en", status_code=307)
+        return html_page("lobby", request)
+
     @app.get("/torneo/{event_id}", response_class=HTMLResponse, include_in_schema=False)
     async def event_page(request: Request, event_id: str) -> HTMLResponse:
         return html_page("event", request, event_id if EVENT_ID.match(event_id) else "")

@@ -1,0 +1,117 @@
+"""The lobby in real browsers: four people press "Jugar ahora" on the start page
+(each asked for a name once) and land at one table; three people and a robot after
+the wait; the page by keyboard, axe clean, at phone and desktop sizes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from web_helpers import SHOTS, axe_clean, no_sideways_scroll, person, wait_for, watch_errors
+
+NOTES = Path("/work/notes/shots/lobby")
+
+
+@pytest.fixture(scope="module")
+def server_options() -> dict[str, Any]:
+    return {
+        "robot_workers": 0,
+        "rate": 10_000,
+        "burst": 10_000,
+        "lobby_wait_s": 1.0,
+        "lobby_tick_s": 0.1,
+    }
+
+
+def _save(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    if NOTES.parent.exists():
+        NOTES.mkdir(exist_ok=True)
+        shutil.copy(path, NOTES / path.name)
+
+
+def _seated_url(page: Page) -> str:
+    page.wait_for_url("**/mesa/**", timeout=20_000)
+    return page.url.rsplit("/", 1)[1]
+
+
+def test_four_people_press_play_now_and_land_at_one_table(browser: Browser, base: str) -> None:
+    contexts = [person(browser, base) for _ in range(4)]
+    try:
+        pages = [c.new_page() for c in contexts]
+        for page, name in zip(pages, ("Ana", "Luis", "Marta", "Pedro"), strict=True):
+            page.goto("/")
+            page.click("#play-now")
+            page.wait_for_selector("#lobby-signin:visible")
+            page.fill("#name", name)
+            page.select_option("#lobby-wait", "60")  # people only: no robot comes first
+            page.click("#lobby-signin button[type=submit]")
+        tables = {_seated_url(page) for page in pages}
+        assert len(tables) == 1
+        view = pages[0].request.get(f"/api/tables/{tables.pop()}").json()
+        assert view["status"] == "playing"
+        assert not any(s.get("robot") for s in view["seats"])
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_three_people_and_a_robot_after_the_wait(browser: Browser, base: str) -> None:
+    contexts = [person(browser, base) for _ in range(3)]
+    try:
+        pages = [c.new_page() for c in contexts]
+        for page, name in zip(pages, ("Rosa", "Juan", "Eva"), strict=True):
+            page.goto("/sala")
+            page.fill("#name", name)
+            page.click("#lobby-signin button[type=submit]")
+            page.wait_for_selector("button[data-rules=pagat]:not([disabled])")
+        for page in pages:  # within the wait of 1 s, one after the other
+            page.click("button[data-rules=pagat]")
+        tables = {_seated_url(page) for page in pages}
+        assert len(tables) == 1
+        view = pages[0].request.get(f"/api/tables/{tables.pop()}").json()
+        assert [s["robot"] for s in view["seats"] if s.get("robot")] == ["experto"]
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.mark.parametrize(
+    ("size", "locale", "path"), [("phone", "es-ES", "/sala"), ("desktop", "en-GB", "/lobby")]
+)
+def test_the_lobby_by_keyboard_axe_clean(
+    browser: Browser, base: str, size: str, locale: str, path: str
+) -> None:
+    context = person(browser, base, locale=locale, size=size)
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(path)
+        assert page.locator("html").get_attribute("lang") == ("es" if path == "/sala" else "en")
+        page.fill("#name", "Teclado" + size)
+        page.press("#name", "Enter")
+        page.wait_for_selector("#blocks:visible")
+        axe_clean(page, f"lobby {size} signed in")
+        page.select_option("#lobby-wait", "120")  # long enough to look at the countdown
+        button = page.locator("button[data-rules=sala-6]")
+        button.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#queue:visible")
+        status = page.inner_text("#queue-status")
+        assert ("6" in status) and status.strip()
+        assert page.evaluate("document.activeElement.id") == "queue-cancel"
+        wait_for(page, "document.getElementById('queue-countdown').textContent.includes('s')")
+        no_sideways_scroll(page)
+        axe_clean(page, f"lobby {size} waiting")
+        _save(page, f"lobby-{size}")
+        page.keyboard.press("Enter")  # "Dejar de buscar"
+        page.wait_for_selector("#queue", state="hidden")
+        assert errors == [], errors
+    finally:
+        context.close()
