@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+from profile_helpers import FAST_EXAMPLES
+
 settings.register_profile(
     "ci",
     max_examples=50,
@@ -30,6 +32,9 @@ settings.register_profile(
 own number, no per-example deadline (a loaded 2-core machine is slow, not wrong), and
 the reproduction blob printed with any failure. ``HYPOTHESIS_PROFILE=default`` runs
 hypothesis's own defaults instead."""
+settings.register_profile("fast", parent=settings.get_profile("ci"), max_examples=FAST_EXAMPLES)
+"""The profile of ``scripts/test --fast``: fewer examples everywhere (see
+``profile_helpers.examples``), for the loop of a change; CI runs the ``ci`` profile."""
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 

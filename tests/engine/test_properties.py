@@ -54,9 +54,10 @@ from espadas.engine import (
     Rules,
 )
 from espadas.engine.record import game_record, load_record, rebuild
+from profile_helpers import examples
 
 SETTINGS = settings(
-    max_examples=250,
+    max_examples=examples(250),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
@@ -413,7 +414,7 @@ def check_view_invariance(rules: Rules, seed: int, steps: int, pick: int, keep_s
     assert from_record.view_for(seat) == rebuild(game_record(game)).view_for(seat)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     rules=rule_sets(force={"renege": "allowed", "players": 4, "partnerships": True}),
     seed=seeds,
@@ -427,7 +428,7 @@ def test_views_ignore_hidden_cards_renege_allowed(
     check_view_invariance(rules, seed, steps, pick, keep_suits=False)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seed=seeds, steps=st.integers(0, 160), pick=st.integers(0, 2**16))
 def test_views_ignore_hidden_cards(rules: Rules, seed: int, steps: int, pick: int) -> None:
     """Every preset and option: a re-deal of the hidden cards that keeps each hidden
@@ -435,7 +436,7 @@ def test_views_ignore_hidden_cards(rules: Rules, seed: int, steps: int, pick: in
     check_view_invariance(rules, seed, steps, pick, keep_suits=True)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seed=seeds, steps=st.integers(0, 160), pick=st.integers(0, 2**16))
 def test_views_ignore_hidden_cards_any_redeal(
     rules: Rules, seed: int, steps: int, pick: int

@@ -14,11 +14,12 @@ from espadas.robots.expert.robot import ExpertRobot, _distinct_candidates
 from espadas.robots.expert.values import NIL_HOLD, nil_stakes, trick_winners
 from espadas.robots.positions import load_positions
 from espadas.robots.protocol import view_from_request
+from profile_helpers import examples
 
 FILE = Path(__file__).parent / "positions" / "basics.json"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     cards=st.lists(st.integers(0, 51), min_size=4, max_size=4, unique=True),
     leader=st.integers(0, 3),

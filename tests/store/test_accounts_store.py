@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from espadas.store.accounts import NameTaken, SigninRefused, name_key
 from espadas.store.store import MIGRATIONS, Store, async_url
 from espadas.tables.event import Event
+from profile_helpers import examples
 from server_helpers import fresh_postgres
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -155,7 +156,7 @@ def test_names_are_unique_in_any_case(url: str) -> None:
 LETTERS = "abcdefghijklmnopqrstuvwxyzáéíóúñçü ABCDEFGHIJKLMNOPQRSTUVWXYZÁÉÍÓÚÑÇÜ"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet=LETTERS, min_size=1, max_size=12), st.randoms())
 def test_every_case_of_a_name_is_one_name(name: str, rng: object) -> None:
     import random

@@ -20,6 +20,7 @@ from espadas.tables.names import (
     imitates_robot,
     shown_name,
 )
+from profile_helpers import examples
 
 BIDI = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)]
 ZERO_WIDTH = ["\u200b", "\u2060", "\ufeff", "\u00ad", "\u180e", "\U000e0041"]
@@ -46,7 +47,7 @@ def _accepts(text: str) -> str | None:
         return None
 
 
-@settings(max_examples=600)
+@settings(max_examples=examples(600))
 @given(st.text(max_size=60))
 @example("Evil\r\nBcc: x@example.org")
 @example("\u202eanA")
