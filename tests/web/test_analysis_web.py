@@ -65,6 +65,50 @@ def blunder_then_abandon(page: Page, base: str, lang: str) -> str:
     return table
 
 
+def in_view(page: Page, selector: str) -> bool:
+    """Whether the element's box lies inside the viewport (the top 44 px of it at least)."""
+    seen: bool = page.evaluate(
+        """(s) => { const r = document.querySelector(s).getBoundingClientRect();
+                    return r.top >= 0 && r.top + Math.min(r.height, 44) <= innerHeight; }""",
+        selector,
+    )
+    return seen
+
+
+def replay_is_a_felt_under_the_mouse(page: Page, size: str) -> None:
+    """The step buttons take mouse clicks (no card lies over them), the hands lie
+    around a felt in rows, and the page stays short."""
+    for _ in range(2):  # to the first trick with cards on the felt
+        box = page.locator("#next").bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y).id", [x, y])
+        assert hit == "next", hit
+        page.mouse.click(x, y)
+    wait_for(page, "document.querySelectorAll('#replay-board .replay-trick .card').length > 0")
+    layout = page.evaluate(
+        """() => {
+          const r = (e) => e.getBoundingClientRect();
+          const felt = r(document.getElementById('replay-board'));
+          const seats = [...document.querySelectorAll('#replay-board .replay-seat')].map(r);
+          const cards = [...document.querySelectorAll('#replay-board .card')].map(r);
+          const inside = cards.every((c) => c.left >= felt.left && c.right <= felt.right
+            && c.top >= felt.top && c.bottom <= felt.bottom);
+          const header = r(document.querySelector('header.top'));
+          return {inside, seats: seats.length, height: document.documentElement.scrollHeight,
+                  feltHeight: felt.height, belowHeader: cards.every((c) => c.top >= header.bottom)};
+        }"""
+    )
+    assert layout["inside"] and layout["belowHeader"], layout
+    assert layout["seats"] == 4, layout
+    viewport = page.viewport_size
+    assert viewport is not None
+    assert layout["feltHeight"] <= viewport["height"], layout  # the whole felt on one screen
+    assert layout["height"] <= 2.2 * viewport["height"], layout
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / f"replay-felt-{size}.png"))
+
+
 @pytest.mark.parametrize(("lang", "size"), [("es", "phone"), ("en", "desktop")])
 def test_analyse_a_game_and_see_its_marks_on_the_replay(
     browser: Browser, base: str, lang: str, size: str
@@ -81,6 +125,7 @@ def test_analyse_a_game_and_see_its_marks_on_the_replay(
     page.get_by_role("link", name=words["replay"], exact=True).click()
     page.wait_for_selector("#checks li")
     axe_clean(page, f"replay before the analysis ({size})")
+    replay_is_a_felt_under_the_mouse(page, size)
     page.locator("#analysis").get_by_role("button", name=words["analyse"]).click()
     status = "document.querySelector('#analysis .analysis-status').textContent"
     said = wait_for(page, f"{status}.length > 0 && {status}", timeout=60)
@@ -92,8 +137,12 @@ def test_analyse_a_game_and_see_its_marks_on_the_replay(
     marked = page.locator("#analysis-marked button").all_inner_texts()
     bid = next(m for m in marked if m.startswith(words["bid_place"]))
     assert "13" in bid, bid
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     page.locator("#analysis-marked button", has_text=words["bid_place"]).first.click()
     wait_for(page, "document.querySelectorAll('#analysis-step li.mark').length === 1")
+    # the marked decision's moment comes into view: its controls, the felt and the mark
+    for where in ("#replay-controls", "#analysis-step li.mark", "#replay-board"):
+        assert in_view(page, where), where
     step = page.locator("#analysis-step").inner_text()
     assert "13" in step
     assert "13" in page.locator(".replay-seat").first.inner_text()  # Ana's bid, at her seat

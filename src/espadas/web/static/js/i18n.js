@@ -38,6 +38,13 @@ export function seatPlace(players, seat) {
   return players === 4 ? t("seat.letters").split(",")[seat] : t("ui.seat", { seat: seat + 1 });
 }
 
+// A side in words short enough for a line: "N–S", "E–O" (4 players), else the seat's name.
+export function sideLetters(players, side, nameOf) {
+  if (players === 4 && (side === "ns" || side === "ew")) return t(`side.${side}_letters`);
+  const seat = Number(side);
+  return Number.isNaN(seat) ? side : nameOf(seat);
+}
+
 export const FORMER = "former:player";
 
 // A person's name as a page shows it: a deleted account's seats say "former player".

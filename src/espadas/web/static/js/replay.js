@@ -1,20 +1,16 @@
 // Replay of a finished game: every hand visible, trick by trick; each deal's
 // commitment shown as checked by the server.
 import { call } from "./api.js";
-import { cardElement } from "./cards.js";
-import { bidName, cardName, personName, seatPlace, t } from "./i18n.js";
+import { cardName, personName, seatPlace, sideLetters, t } from "./i18n.js";
 import { announce, escapeHtml, setUp, showError } from "./page.js";
+import { drawFelt } from "./replay/felt.js";
 import { initAnalysis, showStep } from "./replay/analysis.js";
 import { bindSteps } from "./replay/steps.js";
 
 const tableId = document.body.dataset.table;
 let data = null;
 let index = 0;
-
-function pbnCards(pbn) {
-  const suits = ["S", "H", "D", "C"];
-  return pbn.split(".").flatMap((ranks, i) => [...ranks].map((r) => `${r}${suits[i]}`));
-}
+let you = 0; // the seat at the bottom of the felt: the page's person's, else the first
 
 function name(seat) {
   const player = data.players[seat];
@@ -30,56 +26,28 @@ function render() {
     : t("replay.step_bids", { hand: step.hand_number });
   document.getElementById("replay-step").textContent = title;
   const judged = showStep(step);
-  const board = document.getElementById("replay-board");
-  board.innerHTML = "";
-  for (let seat = 0; seat < step.players; seat++) {
-    const section = document.createElement("section");
-    section.className = "replay-seat";
-    section.setAttribute("aria-label", name(seat));
-    section.innerHTML = `<h3><a href="/mesa/${escapeHtml(tableId)}/asiento/${seat}">${escapeHtml(name(seat))}</a>${step.dealer === seat ? ` · ${escapeHtml(t("seat.dealer"))}` : ""}</h3>
-<p>${escapeHtml(t("seat.bid", { bid: bidName(step.bids[seat]) }))} · ${escapeHtml(t("seat.tricks", { n: step.tricks_taken[seat] }))}</p>`;
-    const hand = document.createElement("div");
-    hand.className = "hand small";
-    for (const card of pbnCards(step.hands[seat])) hand.appendChild(cardElement(card));
-    section.appendChild(hand);
-    board.appendChild(section);
-  }
+  drawFelt(document.getElementById("replay-board"), step, { you, name, tableId });
   if (step.trick) {
-    const trick = document.createElement("section");
-    trick.className = "replay-trick";
-    trick.innerHTML = `<h3>${escapeHtml(t("replay.trick"))}</h3>`;
-    const cards = document.createElement("div");
-    cards.className = "trick";
-    step.trick.cards.forEach((card, i) => {
-      const figure = document.createElement("figure");
-      figure.className = "played";
-      figure.appendChild(cardElement(card));
-      const caption = document.createElement("figcaption");
-      caption.textContent = name((step.trick.leader + i) % step.players);
-      figure.appendChild(caption);
-      cards.appendChild(figure);
-    });
-    trick.appendChild(cards);
-    const p = document.createElement("p");
-    p.textContent = t("trick.won_by", { name: name(step.trick.winner) });
-    trick.appendChild(p);
-    board.appendChild(trick);
-    announce([`${title}. ${step.trick.cards.map(cardName).join(", ")}. ${p.textContent}`, judged].filter(Boolean).join(". "));
+    const won = t("trick.won_by", { name: name(step.trick.winner) });
+    announce([`${title}. ${step.trick.cards.map(cardName).join(", ")}. ${won}`, judged].filter(Boolean).join(". "));
   } else {
     announce([title, judged].filter(Boolean).join(". "));
   }
-  const scores = document.createElement("p");
-  scores.textContent = step.sides.map((side, i) => t("say.score", { side: side.toUpperCase(), points: step.scores[i], bags: step.bags[i] })).join(" · ");
-  board.appendChild(scores);
+  document.getElementById("replay-scores").textContent = step.sides
+    .map((side, i) => t("say.score", { side: sideLetters(data.players.length, side, name), points: step.scores[i], bags: step.bags[i] }))
+    .join(" · ");
   document.getElementById("prev").disabled = index === 0;
   document.getElementById("first").disabled = index === 0;
   document.getElementById("next").disabled = index === data.steps.length - 1;
   document.getElementById("last").disabled = index === data.steps.length - 1;
 }
 
-function go(to) {
+// Shows step `to`; `reveal` (a marked decision chosen below) brings the felt,
+// its controls and the decision beside it into view.
+function go(to, reveal = false) {
   index = Math.max(0, Math.min(data.steps.length - 1, to));
   render();
+  if (reveal) document.getElementById("replay-view").scrollIntoView({ block: "start" });
 }
 
 async function main() {
@@ -91,12 +59,13 @@ async function main() {
   }
   data = answer.data;
   const result = data.result;
-  document.getElementById("replay-result").textContent = result ? t("replay.result", { side: result.winner.toUpperCase(), reason: t(`reason.${result.reason}`) }) : "";
+  document.getElementById("replay-result").textContent = result ? t("replay.result", { side: sideLetters(data.players.length, result.winner, name), reason: t(`reason.${result.reason}`) }) : "";
   document.getElementById("checks").innerHTML = data.checks
     .map((c) => `<li>${escapeHtml(t(`replay.check.${c.status}`, { n: c.hand }))}</li>`)
     .join("");
   bindSteps(go, () => index, () => data.steps.length - 1);
   const view = await call("GET", `/api/tables/${tableId}`);
+  you = view.ok && view.data.you !== null ? view.data.you : 0;
   initAnalysis({ tableId, data, name, go, you: view.ok ? view.data.you : null });
   render();
 }

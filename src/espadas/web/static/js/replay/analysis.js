@@ -60,7 +60,7 @@ function item(d, withPlace) {
   button.type = "button";
   button.textContent = `${place}: ${text}`;
   const index = ctx.data.steps.findIndex((s) => s.hand_number === d.hand + 1 && s.trick_number === trick);
-  button.addEventListener("click", () => ctx.go(index));
+  button.addEventListener("click", () => ctx.go(index, true));
   li.appendChild(button);
   return li;
 }
