@@ -41,6 +41,13 @@ def add_parser(sub: Any) -> None:
         help="how long a player may keep the table waiting before the others may claim (48)",
     )
     p.add_argument(
+        "--drop-wait-seconds",
+        type=float,
+        default=90.0,
+        help="in live games (turn limit under an hour), how long a seat waits for a person"
+        " whose connection dropped before the absent rule applies; 0: it does not wait (90)",
+    )
+    p.add_argument(
         "--robot",
         action="append",
         default=[],
@@ -164,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
         external[name] = command.strip()
     if (
         args.turn_limit_hours <= 0
+        or not 0 <= args.drop_wait_seconds <= 3600
         or not 0 < args.port < 65536
         or args.robot_workers < 0
         or not 0 < args.analysis_budget_ms <= 10_000
@@ -174,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
         or not (args.rate_store is None or args.rate_store.startswith(("redis://", "rediss://")))
     ):
         print(
-            "espadas serve: a bad --turn-limit-hours, --port, --robot-workers,"
+            "espadas serve: a bad --turn-limit-hours, --drop-wait-seconds, --port, --robot-workers,"
             " --analysis-budget-ms, --rate, --burst, --rate-store or --sockets-per-…",
             file=sys.stderr,
         )
@@ -189,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
         data=Path(args.data),
         db=args.db,
         turn_limit=timedelta(hours=args.turn_limit_hours),
+        drop_wait_s=args.drop_wait_seconds,
         external_robots=external,
         robot_workers=args.robot_workers,
         analysis_budget_ms=args.analysis_budget_ms,

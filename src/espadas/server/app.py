@@ -33,6 +33,7 @@ from espadas.server.notices_api import router as notices_router
 from espadas.server.notifier import Notifier
 from espadas.server.openapi import describe
 from espadas.server.passkey_api import router as passkey_router
+from espadas.server.presence import Presence
 from espadas.server.push import Push
 from espadas.server.robot_pool import RobotPool, Robots
 from espadas.server.robot_queue import QueueRobots
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.events.run()
         app.state.lobby = LobbyService(store, hub, settings)
         app.state.lobby.run()
+        app.state.presence = Presence(hub, settings)
         app.state.dealing = Dealing(app.state.challenges, app.state.events)
         app.state.push = None
         try:
@@ -90,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             asyncio.create_task(store.listen(hub.changed_elsewhere)) if store.shared else None
         )
         await hub.resume()
+        await app.state.presence.resume()
         try:
             yield
         finally:
@@ -103,6 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.challenges.close()
             await app.state.events.close()
             await app.state.lobby.close()
+            await app.state.presence.close()
             await hub.close()
             await hub.flush_seen()
             robots.close()

@@ -21,6 +21,7 @@ from espadas.server.identity import PLAYER_COOKIE
 from espadas.server.language import request_lang
 from espadas.server.limiter import RateLimit
 from espadas.server.models import ActionIn
+from espadas.server.presence import Presence
 from espadas.server.settings import Settings
 from espadas.server.table_api import act_command
 from espadas.tables.ids import TABLE_ID_MAX
@@ -72,6 +73,7 @@ async def live(websocket: WebSocket, table_id: str) -> None:
     limit: RateLimit = app.state.limit
     seated = None if player is None else player.id
     flag = hub.subscribe(table_id, seated)
+    presence: Presence = app.state.presence
     sending = asyncio.Lock()
     sent = 0
     closed = False
@@ -159,10 +161,12 @@ async def live(websocket: WebSocket, table_id: str) -> None:
                 sent = table.version
                 if seated is not None and table.seat_of(seated) is not None:
                     hub.saw(seated, table_id, sent)
+                presence.seen(table, seated)
     except (WebSocketDisconnect, RuntimeError):
         gone = True
     finally:
         hub.unsubscribe(table_id, flag, seated)
+        presence.closed(table_id, seated)
         reader.cancel()
         with contextlib.suppress(BaseException):
             await reader

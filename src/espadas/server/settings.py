@@ -26,6 +26,9 @@ class Settings:
     db: str | None = None
     """A database URL; by default a SQLite file ``espadas.db`` in ``data``."""
     turn_limit: timedelta = TURN_LIMIT
+    drop_wait_s: float = 90.0
+    """In live games (turn limit under an hour), how long a seat waits for a person
+    whose connection dropped before the absent rule applies (0: it does not wait)."""
     robot_budget_ms: float = 100.0
     """Thinking time of ``experto`` per decision."""
     robot_timeout_s: float = 10.0

@@ -43,6 +43,7 @@ from espadas.engine import Game, Rules
 from espadas.tables.clock import TURN_LIMIT
 from espadas.tables.errors import BadCommand, NotAllowed, TableError
 from espadas.tables.event import Event
+from espadas.tables.presence import Presence, away_seats
 from espadas.tables.seat import Seat
 
 ABSENT = ("claim", "robot")
@@ -69,6 +70,7 @@ class AbsentTable(Protocol):
     rules: Rules
     game: Game | None
     seats: list[Seat | None]
+    presence: Presence
 
     def seat_of(self, player: str | None) -> int | None: ...
 
@@ -185,3 +187,22 @@ def claim(table: AbsentTable, seat: int, at: datetime, turn_limit: timedelta) ->
     event = Event(table.version + 1, "claim", {"by": seat, "seat": waiting}, at)
     table.apply(event)
     return [event]
+
+
+def expire(table: AbsentTable, at: datetime) -> list[Event]:
+    """The absent rule, applied at once to the seats whose dropped person did not
+    come back in time (:mod:`espadas.tables.presence`): at a ``robot`` table a
+    robot of :func:`robot_level` takes each such seat (a ``replace`` entry whose
+    ``by`` is ``None``: nobody asked, the countdown ran out), whoever is to act.
+    At a ``claim`` table nothing is written: the claim is open against the seat
+    as soon as the game waits for it (:meth:`~espadas.tables.table.Table.claim_open_at`)."""
+    if table.absent != "robot":
+        return []
+    events: list[Event] = []
+    for seat, away in sorted(away_seats(table).items()):
+        if away.until <= at:
+            data = {"by": None, "seat": seat, "level": robot_level(table), "player": away.player}
+            event = Event(table.version + 1, "replace", data, at)
+            table.apply(event)
+            events.append(event)
+    return events

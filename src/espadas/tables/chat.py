@@ -54,6 +54,7 @@ from typing import Any, Protocol
 from espadas.tables.errors import BadCommand, NotAllowed, TableError
 from espadas.tables.event import Event
 from espadas.tables.names import has_visible, refused_character, shown_name, too_many_marks
+from espadas.tables.presence import Presence
 
 TEXT_MAX = 200
 """The most characters a message has, once trimmed."""
@@ -196,9 +197,10 @@ class Chat:
 
 
 def game_version(table: ChatTable) -> int:
-    """How many events of ``table``'s log are not the chat's: it grows with every
-    move, seat and deal, and not with messages. A robot's decision taken at one
-    game version still holds while only messages have come since.
+    """How many events of ``table``'s log are not the chat's (nor a seat's
+    :mod:`~espadas.tables.presence`): it grows with every move, seat and deal,
+    and not with messages. A robot's decision taken at one game version still
+    holds while only messages have come since.
 
     >>> from espadas.engine import Rules
     >>> from espadas.tables.table import Table
@@ -209,7 +211,7 @@ def game_version(table: ChatTable) -> int:
     >>> table.version, game_version(table)
     (2, 1)
     """
-    return table.version - table.chat.events
+    return table.version - table.chat.events - table.presence.events
 
 
 class ChatTable(Protocol):
@@ -218,6 +220,7 @@ class ChatTable(Protocol):
     version: int
     creator: str
     chat: Chat
+    presence: Presence
 
     def seat_of(self, player: str | None) -> int | None: ...
 

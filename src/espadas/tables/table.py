@@ -54,6 +54,7 @@ from espadas.tables.commitment import Revealed, commit, deal_text, fresh_deal
 from espadas.tables.errors import BadCommand, NotAllowed, TableError
 from espadas.tables.event import TURN_EVENTS, Event
 from espadas.tables.ids import rematch_id
+from espadas.tables.presence import Presence, away_until
 from espadas.tables.seat import Seat
 from espadas.tables.values import bid_value, card_value, seat_value
 
@@ -78,13 +79,9 @@ class Table:
     """The log applied so far (empty if ``keep_events`` is off)."""
     version: int = 0
     """The sequence number of the last event (0 for an empty table)."""
-    keep_events: bool = True
-    """Whether :attr:`events` keeps the log. A server holding many tables turns
-    it off: the log is in the store, and a long game's log would otherwise grow
-    in memory with every move."""
+    keep_events: bool = True  # events keeps the log (a server: off, the log is in the store)
     updated_at: datetime | None = None
-    turn_since: datetime | None = None
-    """When the bid or play due now became due (the turn limit counts from here)."""
+    turn_since: datetime | None = None  # when the turn due now fell due (the limit counts)
     turn_version: int = 0
     """The sequence number of the event that made the current bid or play due."""
     rematch: str | None = None
@@ -92,6 +89,7 @@ class Table:
     rematch_partner: int | None = None  # a rematch's partner chosen anew (None: kept)
     faults: list[dict[str, Any]] = field(default_factory=list)
     chat: Chat = field(default_factory=Chat)  # messages: espadas.tables.chat
+    presence: Presence = field(default_factory=Presence)  # espadas.tables.presence
     hints: bool = False  # the creator allows hints (espadas.robots.explain) at this table
     rated: bool = True  # the game counts for the club's ratings (espadas.tables.finish)
     absent: str = "claim"  # what a turn past the limit allows: espadas.tables.absent
@@ -116,6 +114,7 @@ class Table:
         if event.seq != self.version + 1:
             raise TableError("bad_seq", f"event {event.seq} does not follow {self.version}")
         handler = getattr(self, "_on_" + event.type, None) or self.chat.handler(event)
+        handler = handler or self.presence.handler(event)
         if handler is None:
             raise BadCommand("bad_event", f"unknown event type {event.type!r}")
         handler(**event.data)
@@ -440,7 +439,8 @@ class Table:
         occupant = self.seats[game.to_act]
         if occupant is None or occupant.robot is not None or self.turn_since is None:
             return None
-        return self.turn_since + turn_limit
+        opens = self.turn_since + turn_limit  # sooner for a dropped person (presence)
+        return min(opens, away_until(self, game.to_act) or opens)
 
     def robot_move(self, seat: int, action: Action, at: datetime) -> list[Event]:
         """Applies a robot's chosen action for ``seat``."""

@@ -44,6 +44,7 @@ from espadas.engine import (
 )
 from espadas.tables.absent import replace_open_at, replacer
 from espadas.tables.clock import TURN_LIMIT
+from espadas.tables.presence import presence_json
 from espadas.tables.table import Table
 
 
@@ -186,6 +187,7 @@ def _changing(table: Table) -> dict[str, Any]:
         "rematch": table.rematch,
         "rematch_of": table.rematch_of,
         "replaced": table.replaced,
+        "away": presence_json(table),
         "review": review(table),
     }
 

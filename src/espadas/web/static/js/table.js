@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import { announce, setUp, showError } from "./page.js";
 import { renderActions } from "./table/actions.js";
 import { changes, notifyTurn } from "./table/announcements.js";
+import { awayChanges, renderAway } from "./table/away.js";
 import { mountChat, renderChat } from "./table/chat.js";
 import { renderInvite, renderRules, renderScores, renderSeats, renderSheet, renderStatus } from "./table/board.js";
 import { renderResult } from "./table/finish.js";
@@ -22,6 +23,7 @@ import { $, onReceive, setView, tableId, view } from "./table/view.js";
 function render(v) {
   renderStatus(v);
   renderSeats(v);
+  renderAway(v);
   renderTrick(v);
   renderHand(v);
   renderActions(v);
@@ -38,7 +40,7 @@ function render(v) {
 
 function update(next) {
   if (view && next.version < view.version) return;
-  const said = view && next.version === view.version ? [] : changes(view, next);
+  const said = view && next.version === view.version ? [] : [...changes(view, next), ...awayChanges(view, next)];
   const before = view;
   setView(next);
   render(next);
