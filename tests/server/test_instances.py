@@ -94,6 +94,8 @@ def move(client: Client, table: str) -> tuple[str, Any, int] | None:
     """The person's move if one is due: (kind, value, version acknowledged)."""
     view = client.view(table)
     game = view["game"]
+    if game is None:  # the other instance has not seen the start yet
+        return None
     if game["phase"] == "hand_end" and game["result"] is None:
         kind, value = "next_hand", None
     elif game["to_act"] == view["you"] and game["phase"] == "bidding":
