@@ -68,6 +68,8 @@ def robot_table(page: Page, base: str, name: str, lang: str = "es", **choices: s
         page.fill("#name", name)
         page.click("#signin button[type=submit]")
     page.wait_for_selector("#create", state="visible")
+    if choices:  # the options past the rule set are folded under "Más opciones"
+        page.evaluate("document.getElementById('more-options').open = true")
     for field, value in choices.items():
         page.select_option(f"#{field}", value)
     page.click("#create button[type=submit]")

@@ -130,6 +130,8 @@ def open_table(page: Page, base: str, name: str = "Ana", **choices: str) -> str:
     if page.locator("#signin").is_visible():
         sign_in(page, name)
     page.wait_for_selector("#create", state="visible")
+    if choices:  # the options past the rule set are folded under "Más opciones"
+        page.evaluate("document.getElementById('more-options').open = true")
     for field, value in choices.items():
         page.select_option(f"#{field}", value)
     page.click("#create button[type=submit]")

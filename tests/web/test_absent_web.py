@@ -78,6 +78,7 @@ def test_putting_a_robot_in_from_the_table_page(browser: Browser, base: str, lan
     page.wait_for_selector("#signin:visible")
     sign_in(page, "Ana")
     page.wait_for_selector("#create", state="visible")
+    page.locator("#more-options > summary").click()
     page.check("#absent-robot")
     page.click("#create button[type=submit]")
     page.wait_for_url("**/mesa/**")

@@ -22,6 +22,7 @@ def open_robot_table(page: Page, base: str, hints: bool, lang: str) -> str:
     page.wait_for_selector("#create", state="visible")
     page.select_option("#preset", "pagat")  # renege prevented: every card offered is proper
     if hints:
+        page.locator("#more-options > summary").click()
         page.get_by_label("Permitir pistas" if lang == "es" else "Allow hints").check()
     page.click("#create button[type=submit]")
     page.wait_for_url("**/mesa/**")

@@ -1,7 +1,9 @@
 // Before the start: the creator chooses the partner, fills empty seats with
-// robots, frees a robot's seat and starts the game.
+// robots, frees a robot's seat and starts the game (filling what is still
+// empty with robots in the same press).
 import { seatLabel, t } from "../i18n.js";
 import { button, post } from "./commands.js";
+import { $ } from "./view.js";
 
 export function renderSetup(v, box) {
   const heading = document.createElement("h2");
@@ -46,6 +48,14 @@ export function renderSetup(v, box) {
       box.appendChild(button(t("setup.free", { name: seatLabel(v, seat), n: seat }), () => post("free", { seat })));
     }
   });
-  const start = button(t("setup.start"), () => post("start"), "primary");
+  // with seats still empty, the one press fills them with robots (of the level
+  // chosen above) and starts
+  const empty = v.seats.some((s) => s === null);
+  const level = () => ($("robot-level") ? $("robot-level").value : "normal");
+  const start = empty
+    ? button(t("setup.fill_and_start"), async () => {
+        if (await post("robots", { level: level() })) await post("start");
+      }, "primary")
+    : button(t("setup.start"), () => post("start"), "primary");
   box.appendChild(start);
 }
