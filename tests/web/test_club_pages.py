@@ -162,6 +162,11 @@ def test_the_profile_shows_the_api_numbers(
         )
     )
     assert figures["Partidas jugadas"] == str(stats["games"]) == "25"
+    done = data["completion"]  # rated games finished and left, beside the games played
+    total = done["finished"] + done["left"]
+    assert total > 0 and figures["Partidas terminadas"].endswith(
+        f"{done['finished']} de {total} partidas puntuables terminadas, {done['left']} dejadas"
+    )
     assert figures["Manos jugadas"] == str(stats["hands"])
     assert figures["Bostons (13 bazas)"] == str(stats["bostons"])
     made, tried = stats["contracts_made"], stats["contracts"]

@@ -50,13 +50,18 @@ def period_key(period: str, now: datetime) -> str:
 )
 async def profile(subject: Subject, request: Request) -> Response:
     """A player's (or a robot level's) profile: ratings with their history,
-    statistics, favourite partners and the daily challenge's rating
-    (``challenge``, null before a day of theirs is rated) (404 ``no_player``)."""
+    statistics, favourite partners, the daily challenge's rating
+    (``challenge``, null before a day of theirs is rated) and a person's
+    completion rate (``completion``: rated games finished and left) (404
+    ``no_player``)."""
     store = store_of(request)
     found = await store.club.profile(subject, LEVELS)
     if found is None:
         raise ApiError(404, "no_player")
     found["challenge"] = await store.challenge_ratings.get(subject)
+    found["completion"] = None  # a robot level's; a person's: rated games finished and left
+    if found["robot"] is None:
+        found["completion"] = (await store.club.completion(subject)).to_json()
     return JSONResponse(found)
 
 

@@ -83,6 +83,16 @@ class PartnerOut(BaseModel):
     won: int
 
 
+class CompletionOut(BaseModel):
+    """Rated games played to the end (``finished``) and left (``left``: abandoned,
+    closed by a claim against them, or their seat given to a robot); ``rate`` is
+    ``finished / (finished + left)``, null before any such game."""
+
+    finished: int
+    left: int
+    rate: float | None
+
+
 class ProfileOut(BaseModel):
     """A subject's profile: a person (``robot`` null; ``former`` once their
     account is gone) or a robot level."""
@@ -95,6 +105,8 @@ class ProfileOut(BaseModel):
     stats: StatsOut
     partners: list[PartnerOut]
     challenge: ChallengeRatingOut | None = None
+    completion: CompletionOut | None = None
+    """A person's rated games finished and left (null for a robot level)."""
 
 
 class WhoOut(BaseModel):

@@ -11,6 +11,7 @@ counted in) and the seats of those games; a leaderboard the top of an index
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -18,7 +19,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from espadas.store.schema import STAT_COLUMNS
+from espadas.store.schema import STAT_COLUMNS, events, members, tables
+from espadas.tables.completion import KINDS as COMPLETION_KINDS
+from espadas.tables.completion import Completion, completion_of
+from espadas.tables.event import Event
 from espadas.tables.finish import ROBOT_PREFIX
 from espadas.tables.rating import KINDS, PROVISIONAL_GAMES
 
@@ -124,6 +128,29 @@ class ClubReads:
                 for p in partners
             ],
         }  # fmt: skip
+
+    async def completion(self, player_id: str) -> Completion:
+        """``player_id``'s completion rate (:mod:`espadas.tables.completion`): the
+        entries that decide it, of the finished tables they are a member of, in
+        one query (through the members' and the log's keys)."""
+        query = (
+            sa.select(events.c.table_id, events.c.seq, events.c.type, events.c.data, events.c.at)
+            .join(members, members.c.table_id == events.c.table_id)
+            .join(tables, tables.c.id == events.c.table_id)
+            .where(
+                members.c.player_id == player_id,
+                tables.c.status == "finished",
+                events.c.type.in_(COMPLETION_KINDS),
+            )
+            .order_by(events.c.table_id, events.c.seq)
+        )
+        logs: dict[str, list[Event]] = {}
+        async with self.engine.connect() as conn:
+            for row in await conn.execute(query):
+                at = datetime.fromisoformat(row.at)
+                event = Event(row.seq, row.type, json.loads(row.data), at)
+                logs.setdefault(row.table_id, []).append(event)
+        return completion_of(player_id, logs.values())
 
     async def games(
         self, subject: str, limit: int, before: int | None

@@ -47,7 +47,7 @@ async function main() {
   noteBox.hidden = !said;
   renderRatings(player.ratings);
   renderChallenge(player.challenge, player.robot);
-  renderStats(player.stats);
+  renderStats(player.stats, player.completion);
   renderPartners(player.partners);
   const history = new GameHistory(player.id);
   await history.load();

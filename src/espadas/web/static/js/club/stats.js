@@ -48,8 +48,17 @@ function statRows(s) {
   ];
 }
 
-export function renderStats(stats) {
-  document.getElementById("stats").innerHTML = statRows(stats)
+// a person's rated games finished and left (abandoned, claimed against, or given to a robot)
+function completionText(c) {
+  const games = c.finished + c.left;
+  if (!games) return t("profile.completion_none");
+  return t("profile.completion_text", { share: percent(c.finished, games), finished: c.finished, games, left: c.left });
+}
+
+export function renderStats(stats, completion) {
+  const rows = statRows(stats);
+  if (completion) rows.splice(2, 0, ["completion", completionText(completion)]);
+  document.getElementById("stats").innerHTML = rows
     .map(([key, value]) => `<div class="stat"><dt>${escapeHtml(t(`stat.${key}`))}</dt><dd>${escapeHtml(value)}</dd></div>`)
     .join("");
 }
