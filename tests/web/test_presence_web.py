@@ -77,6 +77,7 @@ def _robot_table(page: Page, base: str) -> str:
     page.wait_for_selector("#signin:visible")
     sign_in(page, "Ana")
     page.wait_for_selector("#create", state="visible")
+    page.locator("#more-options > summary").click()
     page.check("#absent-robot")
     page.click("#create button[type=submit]")
     page.wait_for_url("**/mesa/**")
