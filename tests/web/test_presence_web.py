@@ -3,7 +3,8 @@
 robot in. Luis closes his page: Ana's felt shows his seat "desconectado" with a
 countdown, and her live region says it; he comes back in time and bids, play goes
 on. Then he drops for good and a robot takes his seat when the countdown ends.
-The turn limit is five minutes (a live game); a seat waits 3 s."""
+The turn limit is five minutes (a live game); a seat waits 10 s, long enough
+for the checks and screenshots taken while Luis is away on a loaded machine."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from web_helpers import (
     watch_errors,
 )
 
-WAIT_S = 3.0
+WAIT_S = 10.0
 
 
 @pytest.fixture(scope="module")
@@ -90,11 +91,12 @@ def test_a_dropped_person_comes_back_and_play_goes_on(browser: Browser, base: st
     errors = watch_errors(ana)
     listen(ana)
     luis.close()
+    dropped = time.monotonic()
     mark = ana.locator("#seats li[data-seat='1'] .away-mark")
     mark.wait_for()
     said(ana, "Luis se ha desconectado")
     first = mark.inner_text()
-    assert first.replace("\n", " ").startswith("desconectado 0:0"), first
+    assert first.replace("\n", " ").startswith("desconectado 0:"), first
     assert ana.locator("#seats li[data-seat='1']").evaluate("e => e.classList.contains('away')")
     # the countdown runs on the felt, and screen readers find it in the seat's label
     wait_for(ana, "(f) => document.querySelector('#away-1 [aria-hidden]').textContent !== f", first)
@@ -109,7 +111,8 @@ def test_a_dropped_person_comes_back_and_play_goes_on(browser: Browser, base: st
     luis.wait_for_selector("#bid")
     mark.wait_for(state="detached")
     said(ana, "Luis ha vuelto")
-    time.sleep(WAIT_S)  # past the countdown: nothing happens to the seat
+    # past the countdown: nothing happens to the seat
+    time.sleep(max(0.0, WAIT_S - (time.monotonic() - dropped)) + 1.0)
     view = api_view(ana, table)
     assert view["seats"][1]["human"] and view["replaced"] == [] and view["away"] == []
     luis.click(".bid-row button")
