@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from espadas.engine import Bid
+from espadas.engine.errors import GameOver
 from espadas.tables.boards import Boards
-from espadas.tables.challenge import ChallengeOver
 from espadas.tables.duplicate import Result
 from espadas.tables.table import Table
 from espadas.tables.tournament import (
@@ -150,7 +150,10 @@ def test_every_table_of_a_round_plays_the_same_boards() -> None:
             assert deals == expected
             assert table.creator == "org" and table.seat_of("org") is None
             assert table_done(spec, table)
-            with pytest.raises(ChallengeOver):
+            # the round's last board ends the table's game: nothing more is offered
+            assert table.status == "finished" and table.game is not None
+            assert table.game.result is not None and table.game.result.reason == "boards"
+            with pytest.raises(GameOver):
                 table.act(
                     seating.seats[1] or "org",
                     "next_hand",

@@ -310,10 +310,11 @@ def open_table(
     """A table of the event, started: ``organiser`` is its creator (seated only if an
     entrant here), entrants and robots in their seats, the round's first board dealt;
     ``replacer`` (the event's organiser) may replace absent entrants there, by robots
-    of the event's level."""
+    of the event's level. Its game ends with the round's last board (reason
+    ``"boards"``): nothing is offered there that the event would refuse."""
     game, events = GameTable.create(
         table, spec.rules, organiser[0], organiser[1], at, rated=False, absent=spec.absent,
-        organiser=replacer, robot=spec.robot,
+        organiser=replacer, robot=spec.robot, boards=spec.per_round,
     )  # fmt: skip
     if seating.seats[0] != organiser[0]:
         events.append(_raw(game, "free", at, seat=0))

@@ -2,6 +2,7 @@
 // sheet, the rules in words and the invitation link.
 import { bidName, personName, seatLabel, sideName, t } from "../i18n.js";
 import { escapeHtml } from "../page.js";
+import { eventOf, roundOver } from "./event.js";
 import { challengeDay } from "./finish.js";
 import { $, reasonText, seatsOrder, sideOfSeat } from "./view.js";
 
@@ -13,6 +14,8 @@ export function renderStatus(v) {
   if (v.status === "waiting") {
     const empty = v.seats.filter((s) => s === null).length;
     text = empty ? t("status.waiting_seats", { n: empty }) : t("status.waiting_start");
+  } else if (roundOver(v)) {
+    text = t("event_table.over_status");
   } else if (g.result) {
     text = t("ui.game_over", { side: sideName(v, g.result.winner), reason: reasonText(g.result.reason) });
   } else if (g.phase === "hand_end") {
@@ -160,7 +163,7 @@ export function renderSheet(v) {
 export function renderRules(v) {
   const o = v.options;
   // a daily challenge's table plays its boards: its target is never in reach
-  const goal = challengeDay(v) ? t("rules.challenge") : t("rules.target", { n: o.target });
+  const goal = challengeDay(v) ? t("rules.challenge") : eventOf(v) ? t("rules.event") : t("rules.target", { n: o.target });
   const items = [t("rules.preset", { name: t(`preset.${v.rules.preset}`) }), goal];
   items.push(o.mercy === null ? t("rules.no_mercy") : t("rules.mercy", { n: o.mercy }));
   items.push(t(o.partnerships ? "rules.partnerships" : "rules.individual", { n: o.players }));

@@ -4,7 +4,9 @@
 import { analysisControls } from "../analysis/progress.js";
 import { cardName, seatLabel, sideName, t } from "../i18n.js";
 import { escapeHtml } from "../page.js";
+import { shortSide } from "./board.js";
 import { button, rematch } from "./commands.js";
+import { eventOf, renderRoundOver, roundOver } from "./event.js";
 import { $, reasonText } from "./view.js";
 
 // A daily challenge's table (``reto-YYYYMMDD-…``): its day, else null.
@@ -24,6 +26,11 @@ export function renderFinished(v, box) {
     a.textContent = t("challenge.to_standings");
     a.className = "button primary challenge-standings";
     box.appendChild(a);
+    return;
+  }
+  if (eventOf(v)) {
+    // an event's table: no rematch; the way back to the event and on to the next round
+    renderRoundOver(v, box);
     return;
   }
   if (v.rematch) {
@@ -47,7 +54,7 @@ function chartSvg(v) {
   const points = sides.map((_, i) => [0, ...v.sheet.map((row) => row.totals[i])]);
   const all = points.flat();
   const min = Math.min(0, ...all);
-  const goal = challengeDay(v) ? null : v.options.target; // a challenge has no target in reach
+  const goal = challengeDay(v) || eventOf(v) ? null : v.options.target; // no target in reach there
   const max = Math.max(goal ?? 0, ...all);
   const width = 320;
   const height = 166 + sides.length * 14; // the legend: one side a row, under the lines
@@ -61,7 +68,8 @@ function chartSvg(v) {
     })
     .join("");
   const legend = sides
-    .map((side, i) => `<text class="legend line-${i}" x="34" y="${176 + i * 14}">${escapeHtml(sideName(v, side))}: ${points[i][points[i].length - 1]}</text>`)
+    // short names (Nosotros, Ellos), so that a line fits the chart's width; the profiles below name everyone
+    .map((side, i) => `<text class="legend line-${i}" x="34" y="${176 + i * 14}">${escapeHtml(shortSide(v, side))}: ${points[i][points[i].length - 1]}</text>`)
     .join("");
   const zero = `<line class="axis" x1="30" x2="${width - 10}" y1="${y(0)}" y2="${y(0)}"/>`;
   const target = goal === null ? "" : `<line class="target" x1="30" x2="${width - 10}" y1="${y(goal)}" y2="${y(goal)}"/>`;
@@ -95,7 +103,11 @@ export function renderResult(v) {
   }
   box.hidden = false;
   const result = g.result;
-  let html = `<h2 id="result-title">${escapeHtml(t("result.title"))}</h2>
+  // an event's round played out has no winner at the table: the event ranks it
+  let html = roundOver(v)
+    ? `<h2 id="result-title">${escapeHtml(t("event_table.over_title"))}</h2>
+<p>${escapeHtml(t("event_table.over_about"))}</p>`
+    : `<h2 id="result-title">${escapeHtml(t("result.title"))}</h2>
 <p>${escapeHtml(t("result.winner", { side: sideName(v, result.winner), reason: reasonText(result.reason) }))}</p>`;
   const day = challengeDay(v);
   if (day) {

@@ -6,6 +6,7 @@ import { bidName, seatLabel, sideName, t } from "../i18n.js";
 import { shortSide } from "./board.js";
 import { confirmDialog, escapeHtml } from "../page.js";
 import { button, send } from "./commands.js";
+import { renderRoundOver, roundOver } from "./event.js";
 import { $, legalOf } from "./view.js";
 
 let closedFor = null; // the hand whose summary the person closed
@@ -47,7 +48,10 @@ function fill(v, row) {
   const box = $("summary-actions");
   box.innerHTML = "";
   if (legalOf("next_hand").length) box.appendChild(button(t("action.next_hand"), () => send("next_hand"), "primary"));
-  if (legalOf("confirm_end").length) box.appendChild(button(t("action.confirm_end"), () => send("confirm_end"), "primary"));
+  // an event's round over with renege prevented: nothing to accuse, so nothing to confirm
+  const quiet = roundOver(v) && v.options.renege !== "allowed";
+  if (legalOf("confirm_end").length && !quiet) box.appendChild(button(t("action.confirm_end"), () => send("confirm_end"), "primary"));
+  renderRoundOver(v, box); // an event's round played out: the way on
   box.appendChild(button(t("page.close"), () => {
     closedFor = row.hand;
     $("summary").close();
@@ -80,7 +84,7 @@ export function renderSummary(v) {
   fill(v, row);
   if (!wasOpen && closedFor !== row.hand) {
     dialog.showModal();
-    const first = dialog.querySelector("button");
+    const first = dialog.querySelector("#summary-actions .primary") || dialog.querySelector("button");
     if (first) first.focus({ preventScroll: true });
     dialog.scrollTop = 0; // the title first, even on a short screen
   }
