@@ -79,7 +79,7 @@ class Club:
     ids: dict[str, str]
     """Each person's player id, by name."""
     left: list[str]
-    """The rated games that ended when Bea left."""
+    """The rated games that ended when Bea left, oldest first."""
     table: str
     """The game in progress among Ana, Bea, Cris and Dani."""
 
@@ -101,6 +101,18 @@ class Club:
             "board": ana.ok("GET", "/api/club/leaderboard?kind=partnership"),
         }
 
+    @staticmethod
+    def check(state: dict[str, Any]) -> None:
+        """``state`` holds what is worth keeping: everyone seated at the game in
+        progress, a rating of two games for Ana and Bea, both on the leaderboard."""
+        assert [v["you"] for v in state["views"].values()] == [0, 1, 2, 3]
+        assert all(v["status"] == "playing" for v in state["views"].values())
+        for name in ("Ana", "Bea"):
+            rating = state["profiles"][name]["ratings"]["partnership"]
+            assert rating["games"] == 2 and len(rating["history"]) == 2, rating
+        board = {row["id"] for row in state["board"]["rows"]}
+        assert {state["profiles"][n]["id"] for n in ("Ana", "Bea")} <= board
+
     def play_on(self) -> int:
         """The person whose turn it is bids 3, through their own cookie; returns
         the table's new version."""
@@ -112,6 +124,21 @@ class Club:
         version: int = response.json()["version"]
         assert version > view["version"]
         return version
+
+    def left_game(self) -> str:
+        """Ana and Bea, partners, open a rated table with two robots and start;
+        Bea leaves at once, so the game ends and counts (the side that left
+        loses). Returns the table."""
+        ana, bea = self.people["Ana"], self.people["Bea"]
+        tid = str(ana.ok("POST", "/api/tables", {"preset": "pagat"})["id"])
+        bea.ok("POST", f"/api/tables/{tid}/join")
+        ana.ok("POST", f"/api/tables/{tid}/partner", {"seat": 1})
+        ana.ok("POST", f"/api/tables/{tid}/robots", {"level": "normal"})
+        ana.ok("POST", f"/api/tables/{tid}/start")
+        assert bea.act(tid, "abandon").status_code == 200
+        assert ana.view(tid)["status"] == "finished"
+        self.left.append(tid)
+        return tid
 
     def close(self) -> None:
         for client in self.people.values():
@@ -126,23 +153,16 @@ def make_club(base: str) -> Club:
     for name in ("Ana", "Bea", "Cris", "Dani"):
         people[name] = Client(base)
         people[name].sign_in(name)
-    ana, bea = people["Ana"], people["Bea"]
-    left = []
+    ana = people["Ana"]
+    ids = {name: str(c.ok("GET", "/api/club/me")["id"]) for name, c in people.items()}
+    club = Club(people, ids, [], "")
     for _ in range(2):
-        tid = str(ana.ok("POST", "/api/tables", {"preset": "pagat"})["id"])
-        bea.ok("POST", f"/api/tables/{tid}/join")
-        ana.ok("POST", f"/api/tables/{tid}/partner", {"seat": 1})
-        ana.ok("POST", f"/api/tables/{tid}/robots", {"level": "normal"})
-        ana.ok("POST", f"/api/tables/{tid}/start")
-        assert bea.act(tid, "abandon").status_code == 200
-        assert ana.view(tid)["status"] == "finished"
-        left.append(tid)
+        club.left_game()
     table = str(ana.ok("POST", "/api/tables", {"preset": "estandar"})["id"])
     for name in ("Bea", "Cris", "Dani"):
         people[name].ok("POST", f"/api/tables/{table}/join")
     ana.ok("POST", f"/api/tables/{table}/start")
-    ids = {name: str(c.ok("GET", "/api/club/me")["id"]) for name, c in people.items()}
-    club = Club(people, ids, left, table)
+    club.table = table
     for _ in range(2):
         club.play_on()
     return club

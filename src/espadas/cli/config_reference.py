@@ -23,8 +23,8 @@ from pathlib import Path
 
 from espadas.cli.main import build_parser
 
-COMMANDS = ("serve", "worker")
-"""The commands a club's host configures, in the page's order."""
+COMMANDS = ("serve", "worker", "backup")
+"""The commands a club's host runs, in the page's order."""
 
 ENVIRONMENT = (
     ("ESPADAS_SMTP_PASSWORD", "serve", "the SMTP password of `--smtp-user`"),
@@ -90,7 +90,9 @@ def without_default(text: str, default: str) -> str:
 
 def row(action: argparse.Action) -> str:
     name = ", ".join(action.option_strings)
-    if action.nargs != 0:
+    if not action.option_strings:  # an argument given by its place
+        name = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
+    elif action.nargs != 0:
         metavar = action.metavar or action.dest.upper()
         name += f" {metavar}"
     default = "off" if action.nargs == 0 else shown(action.default)
@@ -108,12 +110,16 @@ def section(command: str) -> list[str]:
     parser, about = subcommand(command)
     lines = [f"## `espadas {command}`", "", f"{about[0].upper()}{about[1:]}."]
     for group in parser._action_groups:
-        actions = [a for a in group._group_actions if a.option_strings and a.dest != "help"]
+        actions = [a for a in group._group_actions if a.dest != "help"]
         if not actions:
             continue
         title = group.title or "options"
+        given_by_place = not any(a.option_strings for a in actions)
+        if given_by_place:
+            title = "arguments"
         lines += ["", f"### {title[0].upper()}{title[1:]}", ""]
-        lines += ["| option | default | meaning |", "|---|---|---|"]
+        head = "argument" if given_by_place else "option"
+        lines += [f"| {head} | default | meaning |", "|---|---|---|"]
         lines += [row(a) for a in actions]
     return lines
 

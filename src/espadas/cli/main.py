@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from espadas import __version__
 from espadas.cli import (
     analyze,
+    backup,
     bench,
     duplicate,
     event,
@@ -45,6 +46,7 @@ COMMANDS = (
     event,
     loadtest,
     worker,
+    backup,
 )
 
 
