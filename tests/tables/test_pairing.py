@@ -120,3 +120,26 @@ def test_one_who_blocked_is_never_seated_even_by_robots_fill() -> None:
     assert pair(people, 2, 100.0) == []
     filled = fill(people, 4, 100.0)
     assert sorted(len(t) for t in filled) == [1, 1]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(IDS),
+            st.one_of(st.none(), st.floats(0, 1)),
+            st.sampled_from([0.0, 0.5, 0.9, 1.0]),
+        ),
+        max_size=14,
+    ),
+    st.sampled_from([3, 4, 6]),
+    st.floats(0, 120),
+)
+def test_nobody_sits_beside_a_completion_rate_they_refused(
+    asked: list[tuple[str, float | None, float]], size: int, now: float
+) -> None:
+    people = [Waiting(p, 1500, 0.0, completion=c, min_completion=m) for p, c, m in asked]
+    for table in pair(people, size, now) + fill(people, size, now):
+        for a in table:
+            for b in table:
+                if a is not b and b.completion is not None:
+                    assert b.completion >= a.min_completion, (a, b)

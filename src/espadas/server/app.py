@@ -64,9 +64,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.challenges = Challenges(store, hub, settings)
         app.state.events = EventService(store, hub, settings)
         app.state.events.run()
-        app.state.lobby = LobbyService(store, hub, settings)
-        app.state.lobby.run()
         app.state.presence = Presence(hub, settings)
+        app.state.lobby = LobbyService(store, hub, settings)
+        app.state.lobby.presence = app.state.presence
+        app.state.lobby.run()
         app.state.dealing = Dealing(app.state.challenges, app.state.events)
         app.state.push = None
         try:

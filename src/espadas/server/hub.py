@@ -25,6 +25,7 @@ from espadas.server.robot_pool import Robots
 from espadas.server.settings import Settings
 from espadas.store.store import Conflict, Store
 from espadas.tables.chat import game_version
+from espadas.tables.clock import limit
 from espadas.tables.errors import TableError
 from espadas.tables.event import TURN_EVENTS, Event
 from espadas.tables.finish import FinishedGame, finished_game
@@ -189,7 +190,7 @@ class Hub:
             text = ViewText(table, text)
             if table.id in self._tables:
                 self._texts[table.id] = text
-        return text.of(table, player, self.settings.turn_limit)
+        return text.of(table, player, limit(table.turn_seconds, self.settings.turn_limit))
 
     # -- writing ------------------------------------------------------------------
     async def create(self, table: Table, events: list[Event]) -> None:
@@ -225,7 +226,9 @@ class Hub:
                 turn = 0
                 if any(e.type in TURN_EVENTS for e in new):
                     planned = plan_first(
-                        table, self.settings.turn_limit, self.settings.notice_delay
+                        table,
+                        limit(table.turn_seconds, self.settings.turn_limit),
+                        self.settings.notice_delay,
                     )
                     turn = table.turn_version
                 planned += replaced(table, new)  # a robot took a person's seat: tell them

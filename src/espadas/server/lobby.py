@@ -11,7 +11,11 @@ is in the database.
 
 A quick-play table: the rule set's rules, the longest waiting person its creator,
 robots of the first person's level in the seats nobody took (the game is rated
-only without robots), an absent person replaced by a robot, started at once.
+only without robots), an absent person replaced by a robot, started at once and
+played live (:data:`~espadas.tables.clock.LIVE_TURN_LIMIT` a turn, unless the
+club's is shorter). Each person's seat waits for them as for a dropped person
+(:mod:`espadas.tables.presence`): whoever does not open the table within the
+lobby's wait is replaced by a robot, so no table the queue formed is left dead.
 """
 
 from __future__ import annotations
@@ -28,10 +32,13 @@ from typing import Any
 from espadas.engine import Rules
 from espadas.server.errors import ApiError
 from espadas.server.hub import Hub
+from espadas.server.presence import Presence
 from espadas.server.settings import Settings
-from espadas.store.lobby import Entry, Seated, Taken
+from espadas.store.lobby import STALE, Entry, Seated, Taken
 from espadas.store.store import Conflict, Player, Store, UnknownTable
 from espadas.tables.challenge import PREFIX as CHALLENGE_PREFIX
+from espadas.tables.clock import LIVE_TURN_LIMIT, limit
+from espadas.tables.presence import drop
 from espadas.tables.rating import START, kind_of
 from espadas.tables.table import Table
 
@@ -100,6 +107,8 @@ class LobbyService:
         self._lists: dict[str, Any] = {}
         self._listed = datetime.min.replace(tzinfo=UTC)
         self.wake = asyncio.Event()
+        self.presence: Presence | None = None
+        """The instance's watcher of dropped people (keeps the arrivals' countdowns)."""
 
     # -- running ------------------------------------------------------------------
     def run(self) -> None:
@@ -131,6 +140,9 @@ class LobbyService:
         here = sorted({s.player for s in self.sockets if s.player is not None})
         if now - self._vouched >= VOUCH_EVERY:
             await self.lobby.vouch(here, now)
+            await self.store.seeks.vouch(here, now)
+            if await self.store.seeks.expire(now - STALE):
+                self._lists = {}  # an expired seek leaves the lists at once
             self._vouched = now
         try:
             formed = await self.lobby.form(now)
@@ -150,18 +162,32 @@ class LobbyService:
         now = self.settings.clock.now()
         (creator, name), *others = seated.people
         robots = rules.players - len(seated.people)
+        own = LIVE_TURN_LIMIT if self.settings.turn_limit > LIVE_TURN_LIMIT else None
         table, events = Table.create(
-            seated.table_id, rules, creator, name, now, rated=robots == 0, absent="robot"
+            seated.table_id,
+            rules,
+            creator,
+            name,
+            now,
+            rated=robots == 0,
+            absent="robot",
+            turn_limit=None if own is None else int(own.total_seconds()),
         )
         for player, other in others:
             events += table.join(player, other, now)
         if robots:
             events += table.add_robots(creator, seated.robot, now, levels=self.levels())
         events += table.start(creator, now)
+        arrival = timedelta(seconds=self.settings.lobby_wait_s)
+        if self.presence is not None and self.presence.live(table):
+            for player, _name in seated.people:  # each seat waits for its person
+                events += drop(table, player, now, arrival)
         try:
             await self.hub.create(table, events)
         except Conflict:
             return  # made already, by this round's claimer or a recovery
+        if self.presence is not None:
+            self.presence.seen(table, None)  # this instance keeps the countdowns
         self.hub.wake_robots(table.id)
 
     def levels(self) -> tuple[str, ...]:
@@ -173,11 +199,18 @@ class LobbyService:
         if not self.sockets:
             return
         entries = await self.lobby.entries(here)
+        seeks = await self.store.seeks.of_many(here)
         lists = await self.lists(now)
         for socket in list(self.sockets):
             entry = entries.get(socket.player) if socket.player else None
+            seek = seeks.get(socket.player) if socket.player else None
             frame = json.dumps(
-                {"type": "lobby", "you": None if entry is None else entry.public(), **lists},
+                {
+                    "type": "lobby",
+                    "you": None if entry is None else entry.public(),
+                    "seek": None if seek is None else seek.public(),
+                    **lists,
+                },
                 separators=(",", ":"),
             )
             if frame != socket.last:
@@ -197,6 +230,9 @@ class LobbyService:
         player = socket.player
         if player is not None and not any(s.player == player for s in self.sockets):
             await self.lobby.leave([player])
+            if await self.store.seeks.withdraw([player]):
+                self._lists = {}
+                self.wake.set()
 
     def resend(self, socket: Socket) -> None:
         socket.last = ""
@@ -211,28 +247,28 @@ class LobbyService:
             return self._lists
         open_ids = await self.lobby.open_tables()
         playing = await self.lobby.playing(now - LIVE_SINCE)
+        seeks = await self.store.seeks.listed()
         found: list[Table] = []
-        for table_id in [*open_ids, *playing]:
+        for table_id in [*open_ids, *playing, *[s.table_id for s in seeks]]:
             if table_id.startswith(CHALLENGE_PREFIX):
                 continue  # a daily challenge is played alone
             with contextlib.suppress(UnknownTable):
                 found.append(await self.hub.table(table_id))
         subjects = sorted({s for t in found for s in _subjects(t)})
         ratings = await self.lobby.ratings(subjects)
-        live = "live" if self.settings.turn_limit < timedelta(hours=1) else "days"
         opened: list[dict[str, Any]] = []
         watched: list[tuple[int, dict[str, Any]]] = []
+        sought: dict[str, dict[str, Any]] = {}
         for table in found:
-            kind = kind_of(table.rules.partnerships)
-            seats = [_seat(s, kind, ratings) for s in table.seats]
-            item = {
-                "id": table.id,
-                "rules": rule_set_of(table.rules),
-                "players": table.rules.players,
-                "seats": seats,
-                "turns": live,
-            }
-            if table.status == "waiting" and table.id in open_ids:
+            item = self.describe(table, ratings)
+            seats = item["seats"]
+            seek = next((s for s in seeks if s.table_id == table.id), None)
+            if table.status == "waiting" and seek is not None:
+                creator = table.seats[0]
+                item |= seek.public() | {"by": None if creator is None else creator.name}
+                item["free"] = sum(1 for s in table.seats if s is None)
+                sought[table.id] = item
+            elif table.status == "waiting" and table.id in open_ids:
                 item["free"] = sum(1 for s in table.seats if s is None)
                 opened.append(item)
             elif table.status == "playing":
@@ -243,21 +279,44 @@ class LobbyService:
         self._lists = {
             "counts": await self.lobby.counts(),
             "open": opened,
+            "seeks": [sought[s.table_id] for s in seeks if s.table_id in sought],
             "watch": [item for _, item in watched],
         }
         self._listed = now
         return self._lists
 
+    def describe(self, table: Table, ratings: dict[tuple[str, str], int]) -> dict[str, Any]:
+        """A table as the lobby's lists show it: id, rule set, players, the seats
+        (name, robot, rating) and ``live`` or ``days``."""
+        kind = kind_of(table.rules.partnerships)
+        return {
+            "id": table.id,
+            "rules": rule_set_of(table.rules),
+            "players": table.rules.players,
+            "seats": [_seat(s, kind, ratings) for s in table.seats],
+            "turns": turns_of(limit(table.turn_seconds, self.settings.turn_limit)),
+        }
+
     # -- quick play -------------------------------------------------------------------
-    async def quick(self, player: Player, key: str, wait: float | None, robot: str | None) -> Entry:
-        """Puts ``player`` in the queue of rule set ``key``; refused with a clear
-        4xx for an unknown rule set, a wait out of range, an unknown robot, or a
-        person seated at a live game."""
-        rules, pool = await self._rules(player.id, key)
+    async def quick(
+        self,
+        player: Player,
+        key: str,
+        wait: float | None,
+        robot: str | None,
+        min_completion: float = 0.0,
+    ) -> Entry:
+        """Puts ``player`` in the queue of rule set ``key``, seated only with people
+        who finish at least ``min_completion`` of their rated games; refused with a
+        clear 4xx for an unknown rule set, a wait or a completion rate out of range,
+        an unknown robot, or a person seated at a live game."""
+        rules, pool = await self.rules_of(player.id, key)
         wait_s = self.settings.lobby_wait_s if wait is None else wait
         if not WAIT_RANGE[0] <= wait_s <= WAIT_RANGE[1]:
             low, high = WAIT_RANGE
             raise ApiError(422, "lobby_bad_wait", low=int(low), high=int(high))
+        if not 0.0 <= min_completion <= 1.0:
+            raise ApiError(422, "lobby_bad_completion")
         level = robot or "experto"
         if level not in self.levels():
             raise ApiError(422, "lobby_bad_robot", levels=", ".join(self.levels()))
@@ -265,13 +324,25 @@ class LobbyService:
         if await self.lobby.busy(player.id, now - LIVE_SINCE):
             raise ApiError(409, "lobby_playing")
         rating = await self.lobby.rating(player.id, kind_of(rules.partnerships))
+        completion = (await self.store.club.completion(player.id)).rate
         entry = await self.lobby.join(
-            player.id, player.name, pool, rules.to_dict(), rating, wait_s, level, now
+            player.id,
+            player.name,
+            pool,
+            rules.to_dict(),
+            rating,
+            wait_s,
+            level,
+            now,
+            completion,
+            min_completion,
         )
         self.wake.set()
         return entry
 
-    async def _rules(self, player_id: str, key: str) -> tuple[Rules, str]:
+    async def rules_of(self, player_id: str, key: str) -> tuple[Rules, str]:
+        """The rules of a quick-play key and its pool (422 for an unknown key, 409
+        for ``mine`` before any table)."""
         if key in RULE_SETS:
             preset, options = RULE_SETS[key]
             return Rules.from_preset(preset, **options), key
@@ -294,6 +365,15 @@ class LobbyService:
         left = await self.lobby.leave([player_id]) > 0
         self.wake.set()
         return left
+
+
+def turns_of(turn_limit: timedelta) -> str:
+    """``live`` for a turn limit under an hour, else ``days``.
+
+    >>> turns_of(LIVE_TURN_LIMIT), turns_of(timedelta(hours=48))
+    ('live', 'days')
+    """
+    return "live" if turn_limit < timedelta(hours=1) else "days"
 
 
 def _subjects(table: Table) -> list[str]:

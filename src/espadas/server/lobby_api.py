@@ -25,6 +25,7 @@ from espadas.server.identity import PLAYER_COOKIE
 from espadas.server.limiter import RateLimit
 from espadas.server.lobby import MINE, RULE_SETS, LobbyService
 from espadas.server.openapi import refusals
+from espadas.server.seeks import SeekService, SeekSpec
 from espadas.server.table_api import _view_response
 from espadas.store.lobby import Lobby
 from espadas.store.tournaments import Tournaments
@@ -48,6 +49,22 @@ class QuickIn(BaseModel):
     rules: Annotated[str, StringConstraints(max_length=40)] = "estandar"
     wait: float | None = Field(None, allow_inf_nan=False)
     robot: Annotated[str, StringConstraints(max_length=40)] | None = None
+    min_completion: float = Field(0.0, allow_inf_nan=False)
+    """Seat me only with people who finished at least this share (0 to 1) of
+    their rated games (people with no rated game yet pass)."""
+
+
+class SeekIn(BaseModel):
+    """A seek: a quick-play rule set (as :class:`QuickIn`), ``live`` or ``days``,
+    rated or not, and the ratings accepted (``null``: no bound; 0 to 4000, at
+    least 50 apart)."""
+
+    model_config = ConfigDict(extra="forbid")
+    rules: Annotated[str, StringConstraints(max_length=40)] = "estandar"
+    turns: Annotated[str, StringConstraints(max_length=8)] = "live"
+    rated: bool = True
+    min_rating: int | None = None
+    max_rating: int | None = None
 
 
 class OpenIn(BaseModel):
@@ -82,19 +99,24 @@ async def _limited(request: Request, player_id: str) -> None:
 @router.get("/api/lobby", tags=["lobby"])
 async def lobby_state(request: Request, player: MaybePlayerDep) -> dict[str, Any]:
     """The rule sets of quick play, your place in its queue (``you``: ``null``, or
-    your rule set, since when, your wait and, once seated, your ``table``), how
-    many wait for each rule set, the open tables and the games to watch. The
+    your rule set, since when, your wait and, once seated, your ``table``), your
+    ``seek`` (``null``, or its table and conditions; ``accepted`` once someone sat
+    at it), how many wait for each rule set, the open tables, the ``seeks`` others
+    may accept and the games to watch. The
     lobby's socket (``/api/lobby/live``) sends the same whenever it changes."""
     service = _service(request)
-    you = None
+    you = seek = None
     if player is not None:
         entry = (await _lobby(request).entries([player.id])).get(player.id)
         you = None if entry is None else entry.public()
+        mine = await service.store.seeks.of(player.id)
+        seek = None if mine is None else mine.public()
     return {
         "rule_sets": [*RULE_SETS, MINE],
         "wait": service.settings.lobby_wait_s,
         "robots": list(service.levels()),
         "you": you,
+        "seek": seek,
         **(await service.lists()),
     }
 
@@ -111,7 +133,9 @@ async def quick_play(body: QuickIn, request: Request, player: PlayerDep) -> dict
     unknown rule set, wait or robot (422), a live game of yours in progress
     (409 ``lobby_playing``), too many presses (429 ``lobby_too_fast``)."""
     await _limited(request, player.id)
-    entry = await _service(request).quick(player, body.rules, body.wait, body.robot)
+    service = _service(request)
+    entry = await service.quick(player, body.rules, body.wait, body.robot, body.min_completion)
+    await SeekService(service).withdraw(player.id)  # one way to wait at a time
     return {"you": entry.public()}
 
 
@@ -184,6 +208,50 @@ async def join_open(
     return _view_response(hub, table, player)
 
 
+@router.post(
+    "/api/lobby/seeks", status_code=201, tags=["lobby"], responses=refusals(401, 409, 422, 429)
+)
+async def post_seek(body: SeekIn, request: Request, player: PlayerDep) -> dict[str, Any]:
+    """Posts a seek: the server opens its table (you sit at it) and lists it in
+    the lobby for others to accept. Until someone does, it lasts while your lobby
+    socket is open. Leaves the quick-play queue. Refused: an unknown rule set or
+    turns, an absurd range of ratings (422), a live game of yours in progress
+    (409 ``lobby_playing``), a seek of yours still waiting (409
+    ``lobby_seek_exists``), too many presses (429)."""
+    await _limited(request, player.id)
+    spec = SeekSpec(body.rules, body.turns, body.rated, body.min_rating, body.max_rating)
+    seek = await SeekService(_service(request)).post(player, spec)
+    _service(request).wake.set()
+    return {"seek": seek.public()}
+
+
+@router.delete("/api/lobby/seeks", tags=["lobby"], responses=refusals(401, 429))
+async def withdraw_seek(request: Request, player: PlayerDep) -> dict[str, Any]:
+    """Withdraws your seek nobody accepted yet (``withdrawn``: whether there was one)."""
+    await _limited(request, player.id)
+    return {"withdrawn": await SeekService(_service(request)).withdraw(player.id)}
+
+
+@router.post(
+    "/api/lobby/seeks/{table_id}/accept",
+    tags=["lobby"],
+    responses=refusals(401, 403, 404, 409),
+)
+async def accept_seek(
+    table_id: Annotated[str, StringConstraints(max_length=TABLE_ID_MAX)],
+    request: Request,
+    player: PlayerDep,
+    hub: HubDep,
+) -> Response:
+    """Accepts a seek: you sit at its table (your view of it); the game starts when
+    its last seat is taken. Refused: no such seek (404 ``lobby_no_seek``), your
+    rating outside its range (403 ``lobby_out_of_range``), a block between you
+    and someone seated (403 ``lobby_blocked``), a live game of yours in progress
+    (409 ``lobby_playing``), a seek that filled meanwhile (409 ``lobby_full``)."""
+    table = await SeekService(_service(request)).accept(player, table_id)
+    return _view_response(hub, table, player)
+
+
 @router.get("/api/lobby/watch", tags=["lobby"], responses=refusals(422))
 async def watch_list(
     request: Request, rules: Annotated[str, StringConstraints(max_length=40)] | None = None
@@ -233,11 +301,12 @@ async def unblock(other: PlayerId, request: Request, player: PlayerDep) -> dict[
 
 @router.websocket("/api/lobby/live")
 async def lobby_live(websocket: WebSocket) -> None:
-    """Sends ``{"type": "lobby", "you": ..., "counts": ..., "open": [...],
-    "watch": [...]}`` (as ``GET /api/lobby``) whenever it changes; once ``you.table``
-    is set, quick play has seated you there. The client may send ``{"type":
-    "sync"}`` for the state again. Closing the socket (closing the page, losing the
-    connection) takes you out of the queue within seconds."""
+    """Sends ``{"type": "lobby", "you": ..., "seek": ..., "counts": ..., "open":
+    [...], "seeks": [...], "watch": [...]}`` (as ``GET /api/lobby``) whenever it
+    changes; once ``you.table`` is set, quick play has seated you there. The client
+    may send ``{"type": "sync"}`` for the state again. Closing the socket (closing
+    the page, losing the connection) takes you out of the queue, and withdraws your
+    seek nobody accepted, within seconds."""
     app = websocket.app
     service: LobbyService = app.state.lobby
     player = await player_for_cookie(app.state, websocket.cookies.get(PLAYER_COOKIE))

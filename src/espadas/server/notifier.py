@@ -36,6 +36,7 @@ from espadas.server.mail import compose, send
 from espadas.server.settings import Settings
 from espadas.store.outbox import Due
 from espadas.store.store import Store, UnknownTable
+from espadas.tables.clock import limit
 from espadas.tables.event import Event
 from espadas.tables.names import shown_name
 from espadas.tables.notice import Notice, plan_rest, still_due
@@ -152,7 +153,11 @@ class Notifier:
             return "cancelled", "the turn moved on"
         if notice.kind == "turn":  # the turn lasts: its reminders and claim notices
             settings = self.settings
-            await outbox.add(plan_rest(table, settings.turn_limit, settings.notice_delay))
+            await outbox.add(
+                plan_rest(
+                    table, limit(table.turn_seconds, settings.turn_limit), settings.notice_delay
+                )
+            )
         mode = await outbox.mode(notice.player, notice.table)
         if mode == "off":
             return "skipped", "notices off"
@@ -244,7 +249,9 @@ class Notifier:
             hours = int((now - (table.turn_since or now)).total_seconds() // 3600)
             lines.append(translate("mail.reminder_half.lead", lang, creator=creator, hours=hours))
         elif notice.kind == "reminder_90":
-            deadline = (table.turn_since or now) + self.settings.turn_limit
+            deadline = (table.turn_since or now) + limit(
+                table.turn_seconds, self.settings.turn_limit
+            )
             lines.append(
                 translate(
                     "mail.reminder_90.robot"

@@ -31,6 +31,7 @@ from espadas.server.hub import Hub
 from espadas.server.settings import Settings
 from espadas.store.store import UnknownTable
 from espadas.tables.absent import expire
+from espadas.tables.clock import limit
 from espadas.tables.event import Event
 from espadas.tables.presence import away_seats, back, drop, in_play, is_live
 from espadas.tables.table import Table
@@ -52,10 +53,11 @@ class Presence:
         self._timers: dict[tuple[str, int], datetime] = {}
         """The countdowns this instance waits for: (table, seat) -> its end."""
 
-    @property
-    def live(self) -> bool:
-        """Whether this server's games are live (a seat waits for a dropped person)."""
-        return is_live(self.settings.turn_limit) and self.settings.drop_wait_s > 0
+    def live(self, table: Table) -> bool:
+        """Whether the table's game is live (a seat waits for a dropped person): its
+        turn limit, or else the club's, is under an hour."""
+        turn_limit = limit(table.turn_seconds, self.settings.turn_limit)
+        return is_live(turn_limit) and self.settings.drop_wait_s > 0
 
     @property
     def wait(self) -> timedelta:
@@ -71,7 +73,7 @@ class Presence:
         """A socket of ``player`` (``None``: a spectator) was shown ``table``:
         keep a timer for each countdown, and end ``player``'s own countdown (their
         socket is open here)."""
-        if not self.live:
+        if not self.live(table):
             return
         away = away_seats(table)
         for seat, entry in away.items():
@@ -86,7 +88,7 @@ class Presence:
         """A socket of ``player`` to the table closed on this instance."""
         closing = self.hub.closing
         if (
-            self.live
+            self.settings.drop_wait_s > 0
             and player is not None
             and not closing
             and not self.hub.looking(player, table_id)
@@ -99,7 +101,7 @@ class Presence:
         if self.hub.looking(player, table_id) or self.hub.closing:
             return  # back already (on this instance)
         table = await self.hub.table(table_id)
-        if in_play(table) and table.seat_of(player) is not None:
+        if self.live(table) and in_play(table) and table.seat_of(player) is not None:
             await self._command(table_id, "away", player)
 
     async def _countdown(self, table_id: str, seat: int, until: datetime) -> None:
@@ -133,7 +135,7 @@ class Presence:
 
     async def resume(self) -> None:
         """After a start: a timer for each countdown of the games in progress."""
-        if not self.live:
+        if self.settings.drop_wait_s <= 0:
             return
         for table_id in await self.hub.store.tables_with_status("playing"):
             with contextlib.suppress(UnknownTable):

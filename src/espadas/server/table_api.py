@@ -8,6 +8,7 @@ seated there, the public view for everyone else.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -45,6 +46,7 @@ from espadas.tables.absent import replace
 from espadas.tables.challenge import PREFIX as CHALLENGE_PREFIX
 from espadas.tables.chat import COMMANDS as CHAT_COMMANDS
 from espadas.tables.chat import chat_command
+from espadas.tables.clock import limit
 from espadas.tables.commitment import fresh_deal, verify_record
 from espadas.tables.errors import BadCommand, TableError
 from espadas.tables.ids import new_table_id
@@ -100,22 +102,28 @@ def act_command(
         raise BadCommand("bad_action", "only a chat message has a text or a phrase")
     if body.type == "replace":
         levels = settings.robot_levels()
-        return lambda t: replace(t, player.id, now, body.value, settings.turn_limit, levels)
+        return lambda t: replace(t, player.id, now, body.value, _limit(t, settings), levels)
     if body.type == "next_hand":
         return lambda t: t.act(
             player.id,
             body.type,
             now,
             dealer=dealer_for(t),
-            turn_limit=settings.turn_limit,
+            turn_limit=_limit(t, settings),
         )
     return lambda t: t.act(
-        player.id, body.type, now, value=body.value, turn_limit=settings.turn_limit
+        player.id, body.type, now, value=body.value, turn_limit=_limit(t, settings)
     )
 
 
 def _view(table: Table, player: Player | None, settings: Settings) -> dict[str, Any]:
-    return table_view(table, None if player is None else player.id, turn_limit=settings.turn_limit)
+    who = None if player is None else player.id
+    return table_view(table, who, turn_limit=_limit(table, settings))
+
+
+def _limit(table: Table, settings: Settings) -> timedelta:
+    """The table's turn limit: its own, or the club's."""
+    return limit(table.turn_seconds, settings.turn_limit)
 
 
 def _view_response(hub: Hub, table: Table, player: Player | None) -> Response:

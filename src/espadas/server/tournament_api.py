@@ -22,6 +22,7 @@ from espadas.server.tournaments import EventRefused, EventService
 from espadas.store.store import Player, UnknownTable
 from espadas.store.tournaments import EventRow
 from espadas.tables.absent import replace_open_at
+from espadas.tables.clock import limit
 from espadas.tables.tournament import EventSpec, make_spec, standings_body, table_done
 
 router = APIRouter(tags=["events"])
@@ -176,7 +177,11 @@ async def _event_out(request: Request, event: EventRow, player: Player | None) -
         shown = over or (me is not None and me in row.seats) or (organiser and not entrant)
         done = table_done(spec, game)
         waits = shown and not done and event.status == "playing"
-        opens = replace_open_at(game, me, settings.turn_limit) if waits else None
+        opens = (
+            replace_open_at(game, me, limit(game.turn_seconds, settings.turn_limit))
+            if waits
+            else None
+        )
         tables.append(
             {
                 "round": row.round,

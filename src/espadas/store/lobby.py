@@ -63,6 +63,7 @@ class Entry:
     wait_s: float
     robot: str
     table_id: str | None
+    min_completion: float = 0.0
 
     def public(self) -> dict[str, Any]:
         return {
@@ -72,6 +73,7 @@ class Entry:
             "robot": self.robot,
             "rating": self.rating,
             "table": self.table_id,
+            "min_completion": self.min_completion,
         }
 
 
@@ -85,6 +87,7 @@ def _entry(row: Any) -> Entry:
         row.wait_s,
         row.robot,
         row.table_id,
+        row.min_completion or 0.0,
     )
 
 
@@ -105,8 +108,11 @@ class Lobby:
         wait_s: float,
         robot: str,
         at: datetime,
+        completion: float | None = None,
+        min_completion: float = 0.0,
     ) -> Entry:
-        """Puts the person in the queue of ``pool`` (out of any other: once each)."""
+        """Puts the person in the queue of ``pool`` (out of any other: once each),
+        with their completion rate and the least one they accept at their table."""
         row = {
             "player_id": player_id,
             "name": name,
@@ -117,11 +123,13 @@ class Lobby:
             "wait_s": wait_s,
             "robot": robot,
             "seen_at": at.isoformat(),
+            "completion": completion,
+            "min_completion": min_completion,
         }
         async with self.engine.begin() as conn:
             await conn.execute(lobby_queue.delete().where(lobby_queue.c.player_id == player_id))
             await conn.execute(lobby_queue.insert().values(**row))
-        return Entry(player_id, name, pool, rating, at, wait_s, robot, None)
+        return Entry(player_id, name, pool, rating, at, wait_s, robot, None, min_completion)
 
     async def leave(self, player_ids: Sequence[str]) -> int:
         """Takes these people out of the queue (those not seated yet): how many."""
@@ -238,6 +246,8 @@ class Lobby:
                         datetime.fromisoformat(r.since).timestamp(),
                         blocked.get(r.player_id, frozenset()),
                         r.wait_s,
+                        r.completion,
+                        r.min_completion or 0.0,
                     )
                     for r in waiting
                 ]

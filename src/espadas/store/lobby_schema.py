@@ -1,8 +1,8 @@
-"""The lobby's tables, on :data:`espadas.store.schema.metadata` (migration 0012).
+"""The lobby's tables, on :data:`espadas.store.schema.metadata` (migrations 0012, 0013).
 
 >>> from espadas.store.schema import metadata
->>> sorted(t for t in metadata.tables if t in ("blocks", "lobby_open", "lobby_queue"))
-['blocks', 'lobby_open', 'lobby_queue']
+>>> sorted(t for t in metadata.tables if t.startswith("lobby") or t == "blocks")
+['blocks', 'lobby_open', 'lobby_queue', 'lobby_seeks']
 """
 
 from __future__ import annotations
@@ -26,13 +26,17 @@ lobby_queue = sa.Table(
     sa.Column("table_id", sa.String(64)),
     sa.Column("seat", sa.Integer),
     sa.Column("seated_at", sa.String(40)),
+    sa.Column("completion", sa.Float),
+    sa.Column("min_completion", sa.Float),
     sa.Index("ix_lobby_queue_pool", "pool", "table_id"),
     sa.Index("ix_lobby_queue_table", "table_id"),
 )
 """The quick-play queue (the key: a person is in it once, whatever their tabs and
 devices): the rule set's ``pool`` and its ``rules`` (JSON), the rating, since when,
 the wait before robots and their level, when a lobby socket last vouched for the
-person (``seen_at``), and once seated the table and seat the queue gave them."""
+person (``seen_at``), and once seated the table and seat the queue gave them; the
+person's ``completion`` rate (``None``: no rated game yet) and the least completion
+rate they accept in the people seated with them (``min_completion``)."""
 
 lobby_open = sa.Table(
     "lobby_open",
@@ -42,6 +46,25 @@ lobby_open = sa.Table(
     sa.Column("listed_at", sa.String(40), nullable=False),
 )
 """Tables their creator listed in the lobby as open to everyone."""
+
+lobby_seeks = sa.Table(
+    "lobby_seeks",
+    metadata,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("creator", sa.String(64), nullable=False, unique=True),
+    sa.Column("rules", sa.String(80), nullable=False),
+    sa.Column("turns", sa.String(8), nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("min_rating", sa.Integer, nullable=False),
+    sa.Column("max_rating", sa.Integer, nullable=False),
+    sa.Column("posted_at", sa.String(40), nullable=False),
+    sa.Column("seen_at", sa.String(40), nullable=False),
+    sa.Column("accepted", sa.Boolean, nullable=False),
+)
+"""Seeks: a table its creator opened in the lobby with conditions (the quick-play
+rule set, ``live`` or by ``days``, rated or not, the ratings accepted). One per
+person (``creator`` is unique). Until someone accepts it, it lasts while a lobby
+socket vouches for its creator (``seen_at``)."""
 
 blocks = sa.Table(
     "blocks",

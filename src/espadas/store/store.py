@@ -53,6 +53,7 @@ from espadas.store.outbox import Outbox
 from espadas.store.passkeys import Passkeys
 from espadas.store.resume_links import ResumeLinks
 from espadas.store.schema import events, members, players, tables
+from espadas.store.seeks import Seeks
 from espadas.store.sessions import Sessions
 from espadas.tables.event import Event
 from espadas.tables.finish import FinishedGame
@@ -136,6 +137,7 @@ class Store:
         self.club = ClubReads(engine)
         """The club's profiles, histories and leaderboards."""
         self.lobby = Lobby(engine)
+        self.seeks = Seeks(engine)
         """The quick-play queue, the tables listed as open, blocks."""
         self._players: dict[str, Player] = {}
         self._single = (

@@ -19,6 +19,20 @@ TURN_LIMIT = timedelta(hours=48)
 game, unless the server is told otherwise (``espadas serve --turn-limit-hours``)."""
 
 
+LIVE_TURN_LIMIT = timedelta(minutes=5)
+"""The turn limit of a live table opened from the lobby (quick play, a live seek)."""
+
+
+def limit(seconds: int | None, club: timedelta) -> timedelta:
+    """A table's turn limit: its own (``seconds``, set when it was created) or else
+    the club's.
+
+    >>> limit(None, TURN_LIMIT) == TURN_LIMIT, limit(300, TURN_LIMIT)
+    (True, datetime.timedelta(seconds=300))
+    """
+    return club if seconds is None else timedelta(seconds=seconds)
+
+
 class Clock(Protocol):
     """Anything that tells the time (timezone-aware, UTC)."""
 

@@ -4,8 +4,10 @@ A pure function of who waits (their rating, since when, whom they block) and the
 time now. Nearest ratings are seated together first; the rating range a person
 accepts widens with their wait, as Lichess's pools do (:func:`rating_range`); two
 people are never seated together where one blocked the other, and nobody is at two
-tables. Once a person has waited as long as they chose, :func:`fill` seats them
-with whoever is compatible and leaves the free seats to robots.
+tables; a person who asked for a least completion rate is seated only with people
+at or above it (a person with no rated game yet has none, and passes). Once a
+person has waited as long as they chose, :func:`fill` seats them with whoever is
+compatible and leaves the free seats to robots.
 
 >>> people = [Waiting("ana", 1500, 0.0), Waiting("luis", 1520, 1.0),
 ...           Waiting("marta", 1490, 2.0), Waiting("pedro", 1510, 3.0),
@@ -17,6 +19,10 @@ with whoever is compatible and leaves the free seats to robots.
 >>> blocked = [Waiting("ana", 1500, 0.0, frozenset({"luis"})), Waiting("luis", 1500, 0.0)]
 >>> pair(blocked, 2, now=0.0)
 []
+>>> ana = Waiting("ana", 1500, 0.0, min_completion=0.9)
+>>> picky = [ana, Waiting("luis", 1500, 0.0, completion=0.5)]
+>>> pair(picky, 2, now=0.0), fill(picky, 2, now=30.0)
+([], [(Waiting(id='ana', ...),), (Waiting(id='luis', ...),)])
 """
 
 from __future__ import annotations
@@ -43,6 +49,10 @@ class Waiting:
     since: float
     blocks: frozenset[str] = field(default_factory=frozenset)
     wait: float = 20.0
+    completion: float | None = None
+    """The share of their rated games this person finished (``None``: none yet)."""
+    min_completion: float = 0.0
+    """The least completion rate this person accepts in the people seated with them."""
 
 
 def rating_range(waited: float) -> int:
@@ -51,8 +61,14 @@ def rating_range(waited: float) -> int:
 
 
 def blocked(a: Waiting, b: Waiting) -> bool:
-    """Whether either of the two blocked the other."""
-    return b.id in a.blocks or a.id in b.blocks
+    """Whether either of the two blocked the other, or either finishes fewer of
+    their games than the other asks for."""
+    return b.id in a.blocks or a.id in b.blocks or not (_accepts(a, b) and _accepts(b, a))
+
+
+def _accepts(a: Waiting, b: Waiting) -> bool:
+    """Whether ``b``'s completion rate is one ``a`` accepts."""
+    return b.completion is None or b.completion >= a.min_completion
 
 
 def compatible(a: Waiting, b: Waiting, now: float) -> bool:

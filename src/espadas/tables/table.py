@@ -1,10 +1,9 @@
 """A table: seats, invitation, partner choice, robots, play, claims and rematch.
 
-A table is an append-only log of events; its state is the replay of that log
-through :meth:`Table.apply` (the engine checks every card and bid). A command
-(:meth:`Table.join`, :meth:`Table.act`, ...) checks who asks, applies the new
-events to the table and returns them: the caller stores them and, if storing
-fails, throws this table away and replays the log again.
+A table is an append-only log of events; its state is the replay of that log through
+:meth:`Table.apply` (the engine checks every card and bid). A command (:meth:`Table.join`,
+:meth:`Table.act`, ...) checks who asks, applies the new events to the table and returns
+them: the caller stores them and, if storing fails, replays the log again.
 
 >>> from datetime import UTC, datetime
 >>> at = datetime(2026, 1, 1, tzinfo=UTC)
@@ -97,6 +96,7 @@ class Table:
     organiser: str | None = None  # an event's organiser replaces in the creator's stead
     spare_robot: str | None = None  # the level that replaces an absent person (an event's)
     boards: int | None = None  # the game ends after that many hands (a daily challenge)
+    turn_seconds: int | None = None  # its own turn limit (None: the club's): clock.limit
 
     # -- log ------------------------------------------------------------------
     @classmethod
@@ -138,7 +138,7 @@ class Table:
         self.rated = bool(options.get("rated", True))
         self.absent = str(options.get("absent", "claim"))
         self.organiser, self.spare_robot = options.get("organiser"), options.get("robot")
-        self.boards = options.get("boards")
+        self.boards, self.turn_seconds = options.get("boards"), options.get("turn_limit")
         self.creator = creator
         self.seats = [None] * self.rules.players
         self.seats[0] = Seat(name, player=creator)
@@ -270,10 +270,10 @@ class Table:
     ) -> tuple[Table, list[Event]]:
         """A new table with ``creator`` at seat 0 (``rematch_of``, ``rematch_partner``,
         an event's ``organiser`` and ``robot``: espadas.tables.absent; a challenge's
-        ``boards``: the game ends after that many hands); ``hints``: the creator
-        allows hints (said only then); ``rated``: the game counts for the ratings
-        (said only when it does not); ``absent``: ``claim`` or ``robot`` (said
-        only when not ``claim``, espadas.tables.absent)."""
+        ``boards``: the game ends after that many hands; ``turn_limit``: its own,
+        in seconds, clock.limit); ``hints``: the creator allows hints (said only
+        then); ``rated``: the game counts for the ratings (said only when it does
+        not); ``absent``: ``claim`` or ``robot`` (said only when not ``claim``)."""
         table = cls(table_id)
         data: dict[str, Any] = {"rules": rules.to_dict(), "creator": creator, "name": name}
         data.update(({"hints": True} if hints else {}) | ({} if rated else {"rated": False}))
