@@ -5,7 +5,7 @@
 // and its analysis where one is done.
 import { call } from "./api.js";
 import { cardElement } from "./cards.js";
-import { bidName, cardName, personName, seatPlace, t } from "./i18n.js";
+import { bidName, cardName, personName, robotLabel, t } from "./i18n.js";
 import { announce, escapeHtml, setUp } from "./page.js";
 import { bindSteps } from "./replay/steps.js";
 
@@ -23,9 +23,7 @@ function pbnCards(pbn) {
 
 function seatName(play, seat) {
   const player = play.players[seat];
-  return player.startsWith("robot:")
-    ? t("seat.robot", { level: t(`robot.${player.slice(6)}`), seat: seatPlace(play.players.length, seat) })
-    : personName(player);
+  return player.startsWith("robot:") ? robotLabel(play.players.length, seat, player.slice(6), true) : personName(player);
 }
 
 function panel(play, mine, n) {

@@ -38,6 +38,25 @@ export function seatPlace(players, seat) {
   return players === 4 ? t("seat.letters").split(",")[seat] : t("ui.seat", { seat: seat + 1 });
 }
 
+// A seat's mark on the felt: its compass letter at four (seat 0 is North, as in
+// the records), else its number.
+export function seatMark(players, seat) {
+  return players === 4 ? t("seat.letters").split(",")[seat] : String(seat + 1);
+}
+
+// A robot's name at a table: one per seat (the catalog's list), so that robots
+// are told apart; its level is said beside it.
+export function robotName(seat) {
+  const names = t("robot.names").split(",");
+  return names[seat % names.length];
+}
+
+// A robot as texts name it: "Bit (E)"; `full` adds its level: "Bit (E), robot normal".
+export function robotLabel(players, seat, level, full = false) {
+  const label = t("seat.robot", { name: robotName(seat), seat: seatPlace(players, seat) });
+  return full ? t("seat.robot_level", { label, level: t(`robot.${level}`) }) : label;
+}
+
 // A side in words short enough for a line: "N–S", "E–O" (4 players), else the seat's name.
 export function sideLetters(players, side, nameOf) {
   if (players === 4 && (side === "ns" || side === "ew")) return t(`side.${side}_letters`);
@@ -55,9 +74,7 @@ export function personName(name) {
 export function seatLabel(view, seat) {
   const info = view.seats[seat];
   const name = info ? personName(info.name) : t("seat.empty");
-  if (info && info.robot) {
-    return t("seat.robot", { level: t(`robot.${info.robot}`), seat: seatPlace(view.players, seat) });
-  }
+  if (info && info.robot) return robotLabel(view.players, seat, info.robot);
   return name;
 }
 

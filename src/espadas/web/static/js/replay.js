@@ -1,7 +1,7 @@
 // Replay of a finished game: every hand visible, trick by trick; each deal's
 // commitment shown as checked by the server.
 import { call } from "./api.js";
-import { cardName, personName, seatPlace, sideLetters, t } from "./i18n.js";
+import { cardName, personName, robotLabel, robotName, seatMark, sideLetters, t } from "./i18n.js";
 import { announce, escapeHtml, setUp, showError } from "./page.js";
 import { drawFelt } from "./replay/felt.js";
 import { initAnalysis, showStep } from "./replay/analysis.js";
@@ -14,9 +14,24 @@ let you = 0; // the seat at the bottom of the felt: the page's person's, else th
 
 function name(seat) {
   const player = data.players[seat];
-  return player.startsWith("robot:")
-    ? t("seat.robot", { level: t(`robot.${player.slice(6)}`), seat: seatPlace(data.players.length, seat) })
-    : personName(player);
+  return player.startsWith("robot:") ? robotLabel(data.players.length, seat, player.slice(6)) : personName(player);
+}
+
+// The name on the seat's box, beside its letter: a robot's name alone.
+function seatTitle(seat) {
+  const player = data.players[seat];
+  return player.startsWith("robot:") ? robotName(seat) : personName(player);
+}
+
+// A robot's level (its badge beside the name), else null.
+function level(seat) {
+  const player = data.players[seat];
+  return player.startsWith("robot:") ? t(`robot.${player.slice(6)}`) : null;
+}
+
+// The seat's mark on the felt, as the table shows it (N, E, S, O at four).
+function mark(seat) {
+  return seatMark(data.players.length, seat);
 }
 
 function render() {
@@ -26,7 +41,7 @@ function render() {
     : t("replay.step_bids", { hand: step.hand_number });
   document.getElementById("replay-step").textContent = title;
   const judged = showStep(step);
-  drawFelt(document.getElementById("replay-board"), step, { you, name, tableId });
+  drawFelt(document.getElementById("replay-board"), step, { you, name, title: seatTitle, level, mark, tableId });
   if (step.trick) {
     const won = t("trick.won_by", { name: name(step.trick.winner) });
     announce([`${title}. ${step.trick.cards.map(cardName).join(", ")}. ${won}`, judged].filter(Boolean).join(". "));

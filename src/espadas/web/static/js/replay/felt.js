@@ -46,7 +46,7 @@ function handElement(pbn) {
   return hand;
 }
 
-// Draws `step` on `board`; `ctx` is { players, you, name(seat), tableId }.
+// Draws `step` on `board`; `ctx` is { you, name(seat), title(seat), level(seat), mark(seat), tableId }.
 export function drawFelt(board, step, ctx) {
   board.innerHTML = "";
   const players = step.players;
@@ -59,7 +59,9 @@ export function drawFelt(board, step, ctx) {
     section.dataset.seat = String(seat);
     section.setAttribute("aria-label", ctx.name(seat));
     const dealer = step.dealer === seat ? ` <span class="dealer-mark" title="${escapeHtml(t("seat.dealer"))}">${escapeHtml(t("seat.dealer_short"))}</span><span class="sr-only">${escapeHtml(t("seat.dealer"))}</span>` : "";
-    section.innerHTML = `<h3><a href="/mesa/${escapeHtml(ctx.tableId)}/asiento/${seat}">${escapeHtml(ctx.name(seat))}</a>${dealer}</h3>
+    const level = ctx.level(seat);
+    const badge = level ? ` <span class="level">${escapeHtml(t("seat.robot_badge", { level }))}</span>` : "";
+    section.innerHTML = `<h3><span class="compass" aria-hidden="true">${escapeHtml(ctx.mark(seat))}</span> <a href="/mesa/${escapeHtml(ctx.tableId)}/asiento/${seat}" aria-label="${escapeHtml(ctx.name(seat))}">${escapeHtml(ctx.title(seat))}</a>${badge}${dealer}</h3>
 <p class="seat-line">${escapeHtml(t("seat.bid", { bid: bidName(step.bids[seat]) }))} · ${escapeHtml(t("seat.tricks", { n: step.tricks_taken[seat] }))}</p>`;
     section.appendChild(handElement(step.hands[seat]));
     // a seat alone in its row (the top, the bottom) takes the whole row

@@ -1,7 +1,7 @@
 // What the live region says when a new view arrives (bids, cards, tricks, hand
 // and game results, your turn), and the sound and notification of your turn.
 import { bidName, cardName, seatLabel, sideName, t } from "../i18n.js";
-import { played, reasonText, tableId } from "./view.js";
+import { played, reasonText, sideOrder, tableId } from "./view.js";
 
 export function changes(before, after) {
   const said = [];
@@ -25,7 +25,7 @@ export function changes(before, after) {
     }
   }
   if (a.hand_scores && (!b || !b.hand_scores || a.hand_number !== b.hand_number)) {
-    const parts = a.sides.map((side, i) => `${sideName(after, side)} ${a.hand_scores[i] > 0 ? "+" : ""}${a.hand_scores[i]}`);
+    const parts = sideOrder(after).map((i) => `${sideName(after, a.sides[i])} ${a.hand_scores[i] > 0 ? "+" : ""}${a.hand_scores[i]}`);
     said.push(t("say.hand_over", { scores: parts.join(", ") }));
   }
   for (const seat of after.replaced || []) {

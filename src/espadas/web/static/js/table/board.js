@@ -1,10 +1,10 @@
 // The board: status line, the seats around the felt, the score bar, the score
 // sheet, the rules in words and the invitation link.
-import { bidName, personName, seatLabel, sideName, t } from "../i18n.js";
+import { bidName, personName, robotLabel, robotName, seatLabel, seatMark, seatPlace, sideName, t } from "../i18n.js";
 import { escapeHtml } from "../page.js";
 import { eventOf, roundOver } from "./event.js";
 import { challengeDay } from "./finish.js";
-import { $, reasonText, seatsOrder, sideOfSeat } from "./view.js";
+import { $, reasonText, seatsOrder, sideOfSeat, sideOrder } from "./view.js";
 
 const baseTitle = document.title;
 
@@ -61,11 +61,13 @@ export function renderSeats(v) {
   const live = g && g.hand_number;
   const items = seatsOrder(v).map((seat) => {
     const info = v.seats[seat];
-    // a robot's box says its level (its place is where it sits); screen readers hear the full label
-    const level = info && info.robot ? t(`robot.${info.robot}`) : "";
-    const robot = v.players === 4 ? t("seat.robot_box", { level }) : t("seat.robot_box_n", { level, n: seat + 1 });
-    const name = info ? (info.robot ? robot : personName(info.name)) : t("seat.empty");
-    const full = info && info.robot ? `<span class="sr-only">${escapeHtml(seatLabel(v, seat))}</span>` : "";
+    // each box shows the seat's compass letter (the records' N, E, S, W), the name
+    // (a robot's is its seat's) and a robot's level as a badge; screen readers
+    // hear it all in words
+    const name = info ? (info.robot ? robotName(seat) : personName(info.name)) : t("seat.empty");
+    const level = info && info.robot ? `<span class="level">${escapeHtml(t("seat.robot_badge", { level: t(`robot.${info.robot}`) }))}</span>` : "";
+    const label = info && info.robot ? robotLabel(v.players, seat, info.robot, true) : t("seat.person", { name, seat: seatPlace(v.players, seat) });
+    const head = `<span class="seat-head" aria-hidden="true"><span class="compass">${escapeHtml(seatMark(v.players, seat))}</span><span class="seat-name">${escapeHtml(name)}</span>${level}</span>`;
     const marks = [];
     if (seat === v.you) marks.push(t("ui.you"));
     const dealer = live && g.dealer === seat;
@@ -82,8 +84,8 @@ export function renderSeats(v) {
     const cls = `seat${turn ? " turn" : ""}${seat === v.you ? " mine" : ""}`;
     const dealerMark = dealer ? `<span class="dealer-mark" aria-hidden="true">${escapeHtml(t("seat.dealer_short"))}</span>` : "";
     const turnMark = turn ? `<span class="turn-mark" aria-hidden="true">${escapeHtml(t("seat.turn_mark"))}</span>` : "";
-    const said = marks.length ? `<span class="sr-only">, ${escapeHtml(marks.join(", "))}</span>` : "";
-    return `<li class="${cls}" data-seat="${seat}" data-where="${where}"><span class="seat-name">${full ? `<span aria-hidden="true">${escapeHtml(name)}</span>${full}` : escapeHtml(name)}</span>${said}
+    const said = `<span class="sr-only">${escapeHtml([label, ...marks].join(", "))}</span>`;
+    return `<li class="${cls}" data-seat="${seat}" data-where="${where}">${head}${said}
 <span class="seat-line">${dealerMark}${live ? seatLine(v, g, seat) : ""}${turnMark}</span></li>`;
   });
   $("seats").innerHTML = items.join("");
@@ -105,7 +107,7 @@ export function shortSide(v, side) {
   }
   const seat = Number(side);
   const info = v.seats[seat];
-  if (info && info.robot) return t("seat.robot_short", { n: seat + 1 });
+  if (info && info.robot) return robotName(seat);
   return sideName(v, side);
 }
 
@@ -119,7 +121,9 @@ function sideFigures(v, g, side) {
 export function renderScores(v) {
   const g = v.game;
   const sides = g ? g.sides : [];
-  const rows = sides.map((side, i) => {
+  const order = sideOrder(v); // yours first, in the first colour
+  const rows = order.map((i) => {
+    const side = sides[i];
     const { contract, tricks } = sideFigures(v, g, side);
     return `<tr><th scope="row" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</th><td>${g.scores[i]}</td><td>${g.bags[i]}</td>
 <td>${g.hand_number ? contract : "—"}</td><td>${g.hand_number ? tricks : "—"}</td></tr>`;
@@ -128,18 +132,20 @@ export function renderScores(v) {
   const bar = $("score-sides");
   if (sides.length > 2) {
     // three to six sides: a small table, one row a side
-    const rows = sides.map((side, i) => {
+    const rows = order.map((i, k) => {
+      const side = sides[i];
       const f = sideFigures(v, g, side);
       const hand = g.hand_number ? `${f.tricks}/${f.contract}` : "—";
-      return `<tr class="side-${i}"><th scope="row" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</th><td>${g.scores[i]}</td><td>${g.bags[i]}</td><td>${hand}</td></tr>`;
+      return `<tr class="side-${k}"><th scope="row" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</th><td>${g.scores[i]}</td><td>${g.bags[i]}</td><td>${hand}</td></tr>`;
     });
     const head = ["score.row_points", "score.row_bags", "score.row_tricks"].map((k) => `<th scope="col">${escapeHtml(t(k))}</th>`);
     bar.innerHTML = `<table class="bar-table"><thead><tr><td></td>${head.join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
   } else {
-    const items = sides.map((side, i) => {
+    const items = order.map((i, k) => {
+      const side = sides[i];
       const { contract, tricks } = sideFigures(v, g, side);
       const hand = g.hand_number ? ` <span class="bar-hand">${escapeHtml(t("score.bar_hand", { tricks, contract }))}</span>` : "";
-      return `<li class="bar-side side-${i}"><span class="bar-name" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</span>
+      return `<li class="bar-side side-${k}"><span class="bar-name" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</span>
 <span class="bar-points">${escapeHtml(t("score.bar_side", { points: g.scores[i], bags: g.bags[i] }))}</span>${hand}</li>`;
     });
     bar.innerHTML = `<ul>${items.join("")}</ul>`;
@@ -150,11 +156,12 @@ export function renderScores(v) {
 
 export function renderSheet(v) {
   const g = v.game;
-  const head = (g ? g.sides : []).map((side) => `<th scope="col" title="${escapeHtml(sideName(v, side))}">${escapeHtml(shortSide(v, side))}</th>`).join("");
+  const order = g ? sideOrder(v) : [];
+  const head = order.map((i) => `<th scope="col" title="${escapeHtml(sideName(v, g.sides[i]))}">${escapeHtml(shortSide(v, g.sides[i]))}</th>`).join("");
   $("sheet-head").innerHTML = `<th scope="col">${escapeHtml(t("sheet.hand"))}</th>${head}`;
   $("sheet-body").innerHTML = v.sheet
     .map((row) => {
-      const cells = row.points.map((p, i) => `<td>${p > 0 ? "+" : ""}${p} (${row.totals[i]}; ${t("sheet.bags", { n: row.bags[i] })})</td>`);
+      const cells = order.map((i) => `<td>${row.points[i] > 0 ? "+" : ""}${row.points[i]} (${row.totals[i]}; ${t("sheet.bags", { n: row.bags[i] })})</td>`);
       return `<tr><th scope="row">${row.hand}</th>${cells.join("")}</tr>`;
     })
     .join("");

@@ -7,7 +7,7 @@ import { escapeHtml } from "../page.js";
 import { shortSide } from "./board.js";
 import { button, rematch } from "./commands.js";
 import { eventOf, renderRoundOver, roundOver } from "./event.js";
-import { $, reasonText } from "./view.js";
+import { $, reasonText, sideOrder } from "./view.js";
 
 // A daily challenge's table (``reto-YYYYMMDD-…``): its day, else null.
 export function challengeDay(v) {
@@ -50,8 +50,10 @@ export function renderFinished(v, box) {
 }
 
 function chartSvg(v) {
-  const sides = v.game.sides;
-  const points = sides.map((_, i) => [0, ...v.sheet.map((row) => row.totals[i])]);
+  // yours first, in the first colour (as in the score bar)
+  const order = sideOrder(v);
+  const sides = order.map((i) => v.game.sides[i]);
+  const points = order.map((i) => [0, ...v.sheet.map((row) => row.totals[i])]);
   const all = points.flat();
   const min = Math.min(0, ...all);
   const goal = challengeDay(v) || eventOf(v) ? null : v.options.target; // no target in reach there

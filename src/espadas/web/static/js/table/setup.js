@@ -1,7 +1,7 @@
 // Before the start: the creator chooses the partner, fills empty seats with
 // robots, frees a robot's seat and starts the game (filling what is still
 // empty with robots in the same press).
-import { seatLabel, t } from "../i18n.js";
+import { seatLabel, seatPlace, t } from "../i18n.js";
 import { button, post } from "./commands.js";
 import { $ } from "./view.js";
 
@@ -19,7 +19,7 @@ export function renderSetup(v, box) {
     for (const seat of [1, 2, 3]) {
       const option = document.createElement("option");
       option.value = String(seat);
-      option.textContent = v.seats[seat] ? seatLabel(v, seat) : t("setup.seat_n", { n: seat });
+      option.textContent = v.seats[seat] ? seatLabel(v, seat) : t("setup.seat_n", { n: seatPlace(v.players, seat) });
       select.appendChild(option);
     }
     select.value = "2";
@@ -45,7 +45,7 @@ export function renderSetup(v, box) {
   }
   v.seats.forEach((s, seat) => {
     if (s && s.robot) {
-      box.appendChild(button(t("setup.free", { name: seatLabel(v, seat), n: seat }), () => post("free", { seat })));
+      box.appendChild(button(t("setup.free", { name: seatLabel(v, seat) }), () => post("free", { seat })));
     }
   });
   // with seats still empty, the one press fills them with robots (of the level

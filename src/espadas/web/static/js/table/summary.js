@@ -7,7 +7,7 @@ import { shortSide } from "./board.js";
 import { confirmDialog, escapeHtml } from "../page.js";
 import { button, send } from "./commands.js";
 import { renderRoundOver, roundOver } from "./event.js";
-import { $, legalOf } from "./view.js";
+import { $, legalOf, sideOrder } from "./view.js";
 
 let closedFor = null; // the hand whose summary the person closed
 let shownHand = null;
@@ -16,7 +16,9 @@ const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 function rows(v, row) {
   const parts = row.parts || [];
-  const cell = (f) => parts.map((p, i) => f(p, i));
+  const order = sideOrder(v); // yours first
+  const cell = (f) => (parts.length ? order.map((i) => f(parts[i], i)) : []);
+  const each = (list, f) => order.map((i) => f(list[i]));
   const lines = [
     ["contract", t("summary.contract"), cell((p) => String(p.contract))],
     ["tricks", t("summary.tricks"), cell((p) => String(p.tricks))],
@@ -30,9 +32,9 @@ function rows(v, row) {
   if (v.options.bonuses) lines.push(["bonus", t("summary.bonus"), cell((p) => signed(p.bonus))]);
   lines.push(["new-bags", t("summary.bags"), cell((p) => String(p.new_bags))]);
   lines.push(["penalty", t("summary.penalty"), cell((p) => (p.penalty ? `−${p.penalty}` : "0"))]);
-  lines.push(["points", t("summary.points"), row.points.map(signed)]);
-  lines.push(["total", t("summary.total"), row.totals.map(String)]);
-  lines.push(["bags", t("summary.bags_total"), row.bags.map(String)]);
+  lines.push(["points", t("summary.points"), each(row.points, signed)]);
+  lines.push(["total", t("summary.total"), each(row.totals, String)]);
+  lines.push(["bags", t("summary.bags_total"), each(row.bags, String)]);
   return lines;
 }
 
@@ -40,7 +42,8 @@ function fill(v, row) {
   const g = v.game;
   $("summary-title").textContent = t("summary.title", { n: row.hand });
   $("summary-lead").textContent = t("summary.lead");
-  $("summary-head").innerHTML = `<td></td>${g.sides.map((s) => `<th scope="col" title="${escapeHtml(sideName(v, s))}">${escapeHtml(shortSide(v, s))}</th>`).join("")}`;
+  const heads = sideOrder(v).map((i) => g.sides[i]);
+  $("summary-head").innerHTML = `<td></td>${heads.map((s) => `<th scope="col" title="${escapeHtml(sideName(v, s))}">${escapeHtml(shortSide(v, s))}</th>`).join("")}`;
   $("summary-body").innerHTML = rows(v, row)
     .map(([key, label, cells]) => `<tr data-row="${key}"><th scope="row">${escapeHtml(label)}</th>${cells.map((c, i) => `<td data-side="${i}">${escapeHtml(c)}</td>`).join("")}</tr>`)
     .join("");

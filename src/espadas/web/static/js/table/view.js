@@ -34,6 +34,17 @@ export function sideOfSeat(v, seat) {
   return v.options.partnerships ? (seat % 2 === 0 ? "ns" : "ew") : String(seat);
 }
 
+// The order the page lists the sides in (indices into game.sides): yours first,
+// then the others in play order from you, so that "Nosotros" is always first
+// and always drawn in the first side's colour.
+export function sideOrder(v) {
+  const sides = v.game ? v.game.sides : [];
+  const mine = mySide(v);
+  if (mine === null || !sides.includes(mine)) return sides.map((_, i) => i);
+  if (v.options.partnerships) return [sides.indexOf(mine), ...sides.map((_, i) => i).filter((i) => sides[i] !== mine)];
+  return seatsOrder(v).map((seat) => sides.indexOf(String(seat))).filter((i) => i >= 0);
+}
+
 export function seatsOrder(v) {
   const start = v.you === null ? 0 : v.you;
   return Array.from({ length: v.players }, (_, i) => (start + i) % v.players);
