@@ -23,7 +23,7 @@ from pathlib import Path
 
 from espadas.cli.main import build_parser
 
-COMMANDS = ("serve", "worker", "backup")
+COMMANDS = ("serve", "worker", "backup", "copy-db")
 """The commands a club's host runs, in the page's order."""
 
 ENVIRONMENT = (

@@ -15,6 +15,7 @@ from espadas.cli import (
     analyze,
     backup,
     bench,
+    copy_db,
     duplicate,
     event,
     export,
@@ -47,6 +48,7 @@ COMMANDS = (
     loadtest,
     worker,
     backup,
+    copy_db,
 )
 
 
