@@ -51,7 +51,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 SLOW_MODULES = frozenset(
-    {"test_server_crash", "test_schemathesis", "test_loadtest", "test_orphan_workers"}
+    {
+        "test_server_crash",
+        "test_schemathesis",
+        "test_loadtest",
+        "test_lobby_load",
+        "test_orphan_workers",
+    }
 )
 """The modules of crash, fuzzing and load tests: ``scripts/test --fast`` leaves them out."""
 

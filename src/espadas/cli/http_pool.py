@@ -1,4 +1,4 @@
-"""A lean keep-alive HTTP/1.1 client for the load generator's ``POST`` actions.
+"""A lean keep-alive HTTP/1.1 client for the load generators' requests.
 
 ``espadas loadtest --via http`` sends about 200 actions a second from one
 process that also reads every person's WebSocket. Through httpx each request
@@ -6,9 +6,10 @@ cost the generator about 4 ms of processor time on a 2-core machine (its
 layers, and a failed ``import sniffio`` on every request), more than the
 server spent answering it: the generator, not the server, became what the test
 measured. This client keeps a few connections open and speaks only what the
-test needs: a ``POST`` with a JSON body, and an answer with a
-``Content-Length`` (as Espadas's server always sends). Anything else is an
-:class:`HttpError`.
+test needs: a request with or without a JSON body (``POST``, ``GET``,
+``DELETE``), and an answer with a ``Content-Length`` (as Espadas's server always
+sends), whose headers are kept (the lobby benchmark reads the sign-in's
+cookies from them). Anything else is an :class:`HttpError`.
 
 >>> reply = Reply(200, b'{"version": 3}')
 >>> reply.json()["version"], reply.text
@@ -28,13 +29,29 @@ class HttpError(ConnectionError):
 
 
 class Reply:
-    """A status code and a body."""
+    """A status code, a body and the headers (names in lower case)."""
 
-    __slots__ = ("body", "status_code")
+    __slots__ = ("body", "headers", "status_code")
 
-    def __init__(self, status_code: int, body: bytes) -> None:
+    def __init__(
+        self, status_code: int, body: bytes, headers: list[tuple[str, str]] | None = None
+    ) -> None:
         self.status_code = status_code
         self.body = body
+        self.headers = headers or []
+
+    def cookies(self) -> dict[str, str]:
+        """The cookies the answer sets (``Set-Cookie``: each name and value).
+
+        >>> Reply(200, b"", [("set-cookie", "a=1; Path=/; HttpOnly")]).cookies()
+        {'a': '1'}
+        """
+        out = {}
+        for name, value in self.headers:
+            if name == "set-cookie":
+                key, _, rest = value.partition("=")
+                out[key.strip()] = rest.split(";", 1)[0].strip()
+        return out
 
     @property
     def text(self) -> str:
@@ -73,9 +90,17 @@ class ConnectionPool:
 
     async def post(self, path: str, body: bytes, headers: dict[str, str]) -> Reply:
         """``POST path`` with ``body`` (JSON) and ``headers``."""
-        head = [f"POST {path} HTTP/1.1", f"host: {self.authority}"]
+        return await self.request("POST", path, body, headers)
+
+    async def request(
+        self, method: str, path: str, body: bytes | None, headers: dict[str, str]
+    ) -> Reply:
+        """``METHOD path`` with ``headers``, and ``body`` unless it is None."""
+        head = [f"{method} {path} HTTP/1.1", f"host: {self.authority}"]
         head += [f"{k}: {v}" for k, v in headers.items()]
-        head.append(f"content-length: {len(body)}")
+        if body is not None:
+            head.append(f"content-length: {len(body)}")
+        body = body or b""
         request = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
         loop = asyncio.get_running_loop()
         async with self._slots:
@@ -132,9 +157,12 @@ class ConnectionPool:
             raise HttpError(f"not an HTTP/1.1 status line: {lines[0]!r}")
         length: int | None = None
         keep = True
+        headers = []
         for line in lines[1:]:
             name, _, value = line.partition(":")
             name = name.strip().lower()
+            if name:
+                headers.append((name, value.strip()))
             if name == "content-length":
                 length = int(value)
             elif name == "transfer-encoding":
@@ -147,7 +175,7 @@ class ConnectionPool:
             body = await reader.readexactly(length)
         except asyncio.IncompleteReadError as e:
             raise HttpError("the connection closed in the middle of an answer") from e
-        return Reply(int(parts[1]), body), keep
+        return Reply(int(parts[1]), body, headers), keep
 
     async def close(self) -> None:
         """Closes the idle connections."""

@@ -14,6 +14,9 @@ server on this machine with as many connections, for the ratio.
 
 Start the server with room for the test's own clients, for example
 ``espadas serve --rate 1000 --burst 100000``.
+
+With ``--lobby`` it measures the lobby instead: people arriving and pressing
+quick play (:mod:`espadas.cli.lobby_load`).
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from typing import Any
 from espadas.cli.crowd import RUNNING, Person, Stats, open_table, play, sign_in
 from espadas.cli.figures import growth, quantiles
 from espadas.cli.http_pool import ConnectionPool
+from espadas.cli.lobby_load import add_arguments as add_lobby_arguments
+from espadas.cli.lobby_load import run as run_lobby
 
 
 def add_parser(sub: Any) -> None:
@@ -39,8 +44,15 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("url", help="the server's address (several, comma-separated, for instances)")
     p.add_argument("--tables", type=int, default=10, help="tables (10)")
-    p.add_argument("--players", type=int, default=40, help="simulated people (40)")
-    p.add_argument("--duration", type=float, default=30.0, help="seconds of play (30)")
+    p.add_argument(
+        "--players", type=int, default=None, help="simulated people (40; 2,000 with --lobby)"
+    )
+    p.add_argument(
+        "--duration",
+        type=float,
+        default=None,
+        help="seconds of play (30); with --lobby, the seconds over which people arrive (60)",
+    )
     p.add_argument(
         "--speed",
         choices=("human", "full"),
@@ -56,6 +68,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=1, help="random choices (1)")
     p.add_argument("--no-echo", action="store_true", help="skip the echo baseline")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_lobby_arguments(p)
     p.set_defaults(run=run)
 
 
@@ -207,6 +220,10 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.lobby:
+        return run_lobby(args)
+    args.players = 40 if args.players is None else args.players
+    args.duration = 30.0 if args.duration is None else args.duration
     if args.tables < 1 or args.players < 1 or args.duration <= 0:
         print(
             "espadas loadtest: --tables, --players and --duration must be positive", file=sys.stderr

@@ -25,7 +25,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -199,6 +199,11 @@ class LobbyService:
         if not self.sockets:
             return
         entries = await self.lobby.entries(here)
+        for player, row in list(entries.items()):
+            if row.table_id is not None and await self.store.version(row.table_id) is None:
+                # claimed (by another instance) but not created yet: a person sent
+                # there now would find no such table; told at a later round
+                entries[player] = replace(row, table_id=None)
         seeks = await self.store.seeks.of_many(here)
         lists = await self.lists(now)
         for socket in list(self.sockets):
