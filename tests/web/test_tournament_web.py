@@ -111,6 +111,8 @@ def test_the_events_pages(browser: Browser, base: str, finished: str, lang: str,
     no_sideways_scroll(page)
     shot(page, f"event-{lang}-{size}-joined")
     page.get_by_role("button", name=texts["start"], exact=True).click()
+    # one entrant makes one table a round: the page asks before starting
+    page.locator("#confirm [data-role=yes]").click()
     wait_for(page, "document.querySelector('#tables a') !== null")
     link = page.locator("#tables a").first
     href = link.get_attribute("href") or ""

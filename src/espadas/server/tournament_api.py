@@ -23,7 +23,14 @@ from espadas.store.store import Player, UnknownTable
 from espadas.store.tournaments import EventRow
 from espadas.tables.absent import replace_open_at
 from espadas.tables.clock import limit
-from espadas.tables.tournament import EventSpec, make_spec, standings_body, table_done
+from espadas.tables.tournament import (
+    EventSpec,
+    make_spec,
+    seat_round,
+    standings_body,
+    table_done,
+    two_tables_from,
+)
 
 router = APIRouter(tags=["events"])
 
@@ -105,6 +112,11 @@ class EventOut(BaseModel):
     link: str | None
     """The join link (for the organiser and the entrants of a link event)."""
     you: dict[str, bool]
+    tables_per_round: int
+    """The tables a round has with these entrants (before the start: would have)."""
+    two_tables_from: int
+    """The fewest entrants that make two tables a round: with one table no board
+    is compared with another table, so nobody is ranked against a field."""
 
 
 class EventsOut(BaseModel):
@@ -215,6 +227,8 @@ async def _event_out(request: Request, event: EventRow, player: Player | None) -
         "tables": tables,
         "link": link if organiser or entrant else None,
         "you": {"organiser": organiser, "entrant": entrant},
+        "tables_per_round": len(seat_round(spec, [e.player_id for e in entrants], 1)),
+        "two_tables_from": two_tables_from(spec),
     }
 
 

@@ -284,6 +284,19 @@ def seat_round(spec: EventSpec, entrants: Sequence[str], round_: int) -> list[Se
     ]
 
 
+def two_tables_from(spec: EventSpec) -> int:
+    """The fewest entrants that make two tables a round, so that each board is
+    played at two tables and results can be compared: three pairs (five
+    people), or one more person than a table seats.
+
+    >>> two_tables_from(make_spec("x")), two_tables_from(make_spec("x", "sala"))
+    (5, 5)
+    >>> [len(seat_round(make_spec("x"), list("abcde"[:n]), 1)) for n in (4, 5)]
+    [1, 2]
+    """
+    return 5 if spec.mode == "pairs" else spec.rules.players + 1
+
+
 def table_id(event_id: str) -> str:
     """A fresh id for a table of event ``event_id`` (unguessable)."""
     return PREFIX + event_id + "-" + secrets.token_urlsafe(18)

@@ -1,11 +1,14 @@
-// One event (/torneo/ID): join, entrants, the tables of each round (the link to
-// yours; the others once their round is over), the standings per round and
-// overall, and at the end the boards file and the records.
-import { call, session } from "./api.js";
+// One event (/torneo/ID): join (a newcomer chooses a name here, as at a table's
+// link, and is joined with it), entrants, a word before the start when the
+// entrants make one table a round (nothing to compare), the tables of each round
+// (the link to yours; the others once their round is over), the standings per
+// round and overall, and at the end the boards file and the records.
+import { call, session, signIn } from "./api.js";
 import { lang, seatPlace, t } from "./i18n.js";
 import { announce, confirmDialog, escapeHtml, setUp, showError } from "./page.js";
 
 const REFRESH_MS = 15000;
+let startWarning = ""; // said again before the start, when the entrants make one table
 const id = document.body.dataset.table;
 const token = new URLSearchParams(window.location.search).get("t");
 
@@ -46,11 +49,17 @@ function renderEvent(e, me) {
   document.getElementById("event-organiser").textContent = t("events.organiser", { name: e.organiser });
   document.getElementById("commitment").textContent = e.commitment;
   const open = e.status === "open";
-  document.getElementById("sign-in").hidden = Boolean(me);
+  document.getElementById("signin").hidden = Boolean(me);
   document.getElementById("join").hidden = !me || !open || e.you.entrant || (!e.invited_only && !token);
   document.getElementById("leave").hidden = !open || !e.you.entrant;
   document.getElementById("start").hidden = !open || !e.you.organiser || e.entrants.length === 0;
   document.getElementById("event-state").textContent = e.you.entrant && open ? t("events.joined") : "";
+  // one table a round: no board is played anywhere else, so nobody can be compared
+  const lonely = open && e.entrants.length > 0 && e.tables_per_round < 2;
+  const warning = document.getElementById("one-table");
+  warning.hidden = !lonely;
+  warning.textContent = lonely ? t("events.one_table", { need: e.two_tables_from }) : "";
+  startWarning = lonely ? warning.textContent : "";
   document.getElementById("link-row").hidden = !e.link;
   document.getElementById("event-link").value = e.link || "";
   document.getElementById("entrants-title").textContent = t("events.entrants", { count: e.entrants.length });
@@ -146,20 +155,43 @@ async function post(path, body, said) {
   return true;
 }
 
+// The name form of a newcomer (as at a table's link): signed in, they are joined
+// at once when the link (or the list) lets them, and the page is drawn again.
+function setUpSignIn(state) {
+  const form = document.getElementById("signin");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const answer = await signIn(document.getElementById("name").value);
+    if (!answer.ok) {
+      showError(answer.data);
+      return;
+    }
+    state.me = answer.data;
+    const read = await call("GET", `/api/events/${id}`);
+    if (read.ok && read.data.status === "open" && (token || read.data.invited_only)) {
+      await post("join", { token }, t("events.joined"));
+    }
+    await refresh(state.me);
+    document.getElementById("event-name").focus();
+  });
+}
+
 async function main() {
   await setUp();
-  const me = await session();
+  const state = { me: await session() };
+  setUpSignIn(state);
   // the buttons answer from the moment they are shown
   document.getElementById("join").addEventListener("click", async () => {
-    if (await post("join", { token }, t("events.joined"))) await refresh(me);
+    if (await post("join", { token }, t("events.joined"))) await refresh(state.me);
     document.getElementById("leave").focus();
   });
   document.getElementById("leave").addEventListener("click", async () => {
-    if (await post("leave", {}, "")) await refresh(me);
+    if (await post("leave", {}, "")) await refresh(state.me);
     document.getElementById("event-name").focus();
   });
   document.getElementById("start").addEventListener("click", async () => {
-    if (await post("start", {}, t("events.started"))) await refresh(me);
+    if (startWarning && !(await confirmDialog(`${startWarning} ${t("events.start_anyway")}`))) return;
+    if (await post("start", {}, t("events.started"))) await refresh(state.me);
   });
   document.getElementById("tables").addEventListener("click", async (event) => {
     const put = event.target.closest("button.replace");
@@ -169,10 +201,10 @@ async function main() {
     const answer = await call("POST", `/api/tables/${encodeURIComponent(put.dataset.table)}/actions`, { type: "replace" });
     if (!answer.ok) showError(answer.data);
     else announce(t("say.replaced", { name }));
-    await refresh(me);
+    await refresh(state.me);
   });
-  await refresh(me);
-  window.setInterval(() => refresh(me), REFRESH_MS);
+  await refresh(state.me);
+  window.setInterval(() => refresh(state.me), REFRESH_MS);
 }
 
 main();
