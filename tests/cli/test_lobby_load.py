@@ -68,6 +68,8 @@ def test_everyone_is_seated_once_and_the_report_adds_up(
     assert report["robot_wait_excess_ms"]["p50"] >= 0
     if tables["people_only"]:
         _quantiles(report["people_only_ms"])
+        _quantiles(report["people_only_last_ms"])
+        assert report["people_only_last_ms"]["p50"] <= report["people_only_ms"]["max"]
     assert set(report["goals"]) == {"people_only_p95_ms", "robot_wait_excess_ms", "met"}
     assert len(report["server_rss_mb"]["before"]) == 1
     # the progress goes to stderr, the report alone to stdout
@@ -121,6 +123,8 @@ def test_each_check_finds_what_it_looks_for() -> None:
     assert checks(other, [["t1"], ["t1"]])["split_tables"] == ["t1"]
     missing = [fine[0], _person("luis", "t1", ("ana", "-", "robot:normal"), seat=None)]
     assert checks(missing, [["t1"], ["t1"]])["split_tables"] == ["t1"]
+    moved = [fine[0], _person("luis", "t1", ("luis", "ana", "robot:normal"))]
+    assert checks(moved, [["t1"], ["t1"]])["split_tables"] == ["t1"]
     # a seat given to a robot (its person came too late) is not a split
     late = [fine[0], _person("luis", "t1", ("ana", GONE, "robot:normal"), seat=None)]
     found = checks(late, [["t1"], ["t1"]])

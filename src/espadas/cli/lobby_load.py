@@ -13,17 +13,19 @@ person opens their table on their own instance: its view (``GET
 /api/tables/ID``) and its socket, kept open until everyone has been seated (a
 seat whose person never opens the table goes to a robot).
 
-The report splits the times by table: tables of people only, and tables where
-robots took the free seats after the wait (for those, each table's longest
-waiting person's time less the wait: the excess). It checks, at the end:
+The report splits the times by table: tables of people only (and, for each,
+the time of the press that completed it: the server's part, without the wait
+for the others to come), and tables where robots took the free seats after the
+wait (for those, each table's longest waiting person's time less the wait: the
+excess). It checks, at the end:
 
 - nobody is seated twice: each person's tables (``GET /api/tables``) are exactly
   the one table their socket named;
 - nobody is lost from a queue: everyone who pressed is seated (within the wait
   and :data:`PATIENCE` seconds);
 - no table is split across instances: each person's view of their table, read
-  from the instance they came to, has them seated, and the same people seated as
-  the views of their table-mates and as the people the sockets sent there;
+  from the instance they came to, has them seated, nobody seated who did not
+  press, and the same person in each seat as the views of their table-mates;
 - no table is named before it exists: the first read of each person's table, on
   their instance, finds it (a page that opens a table not made yet says there
   is no such table).

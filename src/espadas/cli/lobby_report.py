@@ -69,7 +69,8 @@ def checks(people: list[Person], tables_of: list[list[str]]) -> dict[str, Any]:
     for person in people:
         if person.table is not None:
             by_table.setdefault(person.table, []).append(person)
-    split = [table for table, sent in by_table.items() if _split(sent)]
+    everyone = {p.name for p in people}
+    split = [table for table, sent in by_table.items() if _split(sent, everyone)]
     gone = sum(1 for p in people if p.table and p.seat is None and GONE in p.seats)
     early = sorted({p.table for p in people if p.early and p.table})
     return {
@@ -83,29 +84,34 @@ def checks(people: list[Person], tables_of: list[list[str]]) -> dict[str, Any]:
     }
 
 
-def _split(sent: list[Person]) -> bool:
+def _split(sent: list[Person], everyone: set[str]) -> bool:
     """Whether the views of a table, each read by one of the people the lobby sent
-    there on the instance they came to, disagree with who was sent: a person not
-    seated (nor their seat given to a robot), someone else seated, or a count of
-    people's seats other than the people sent."""
-    names = {p.name for p in sent}
+    there on the instance they came to, disagree: a person not seated there (nor
+    their seat given to a robot), someone seated who never pressed, or two views
+    with different people in one seat."""
+    views = [p.seats for p in sent if p.seats]  # no view: an error, counted as such
     for person in sent:
-        if not person.seats:
-            continue  # no view (an error, counted as such)
-        humans = {s for s in person.seats if s != "-" and not s.startswith("robot:")}
-        if person.seat is None and GONE not in person.seats:
+        if person.seats and person.seat is None and GONE not in person.seats:
             return True
-        if not humans <= names or len(humans) + person.seats.count(GONE) != len(sent):
+    for seats in views:
+        if any(s != "-" and not s.startswith("robot:") and s not in everyone for s in seats):
             return True
+        for other in views:
+            for mine, theirs in zip(seats, other, strict=False):
+                if mine != theirs and GONE not in (mine, theirs):
+                    return True
     return False
 
 
 def figures(by_table: dict[str, list[Person]], wait: float) -> dict[str, Any]:
     """Press to seated for everyone, for tables of people only and for tables with
-    robots; each robot table's excess over the wait (its longest wait less it)."""
+    robots; for each table of people only, the shortest of its times (the press
+    that completed it: the server's part, without waiting for others to come); for
+    each robot table, its excess over the wait (its longest time less the wait)."""
     only: list[float] = []
     robots: list[float] = []
     excess: list[float] = []
+    last: list[float] = []
     rules: dict[str, list[int]] = {}
     for sent in by_table.values():
         with_robots = any(s.startswith("robot:") and s != GONE for s in sent[0].seats)
@@ -113,6 +119,8 @@ def figures(by_table: dict[str, list[Person]], wait: float) -> dict[str, Any]:
         (robots if with_robots else only).extend(waits)
         if with_robots:
             excess.append(max(waits) - wait)
+        else:
+            last.append(min(waits))
         counts = rules.setdefault(sent[0].rules, [0, 0])
         counts[1 if with_robots else 0] += 1
     return {
@@ -123,6 +131,7 @@ def figures(by_table: dict[str, list[Person]], wait: float) -> dict[str, Any]:
         },
         "press_to_seated_ms": quantiles(only + robots),
         "people_only_ms": quantiles(only),
+        "people_only_last_ms": quantiles(last),
         "with_robots_ms": quantiles(robots),
         "robot_wait_excess_ms": quantiles(excess),
     }
@@ -145,6 +154,7 @@ def describe(report: dict[str, Any]) -> str:
             f" ({tables['people_only']} of people only, {tables['with_robots']} with robots)",
             f"press to seated: {q(report['press_to_seated_ms'])}",
             f"  people only:   {q(report['people_only_ms'])}",
+            f"    the press that completed the table: {q(report['people_only_last_ms'])}",
             f"  with robots:   {q(report['with_robots_ms'])}",
             f"  robots after the wait ({report['robot_wait_s']:g} s), the excess:"
             f" {q(report['robot_wait_excess_ms'])}",
