@@ -3,7 +3,7 @@ at once and is listed; people accept it by sitting, inside its ratings only, and
 the game starts when the last seat is taken; it expires when its creator leaves
 the lobby before anyone accepted; absurd ranges, a second seek, a seek that filled
 are refused clearly. Quick-play tables are live, and a person the queue seated who
-never opens the table gets a robot after the lobby's wait; a person who asks for a
+never opens the table gets a robot after a while (2 s here); a person who asks for a
 completion rate is never seated with someone below it."""
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ def server_options() -> dict[str, Any]:
         "rate": 10_000,
         "burst": 10_000,
         "lobby_wait_s": 1.5,
+        "lobby_arrival_s": 2.0,
         "lobby_tick_s": 0.1,
     }
 

@@ -37,7 +37,7 @@ def _save(page: Page, name: str) -> None:
 
 
 def _seated_url(page: Page) -> str:
-    page.wait_for_url("**/mesa/**", timeout=20_000)
+    page.wait_for_url("**/mesa/**", timeout=30_000, wait_until="commit")
     return page.url.rsplit("/", 1)[1]
 
 
@@ -71,7 +71,8 @@ def test_three_people_and_a_robot_after_the_wait(browser: Browser, base: str) ->
             page.fill("#name", name)
             page.click("#lobby-signin button[type=submit]")
             page.wait_for_selector("button[data-rules=pagat]:not([disabled])")
-        for page in pages:  # within the wait of 1 s, one after the other
+            page.select_option("#lobby-wait", "10")  # time for all three on a loaded machine
+        for page in pages:  # within the wait, one after the other
             page.click("button[data-rules=pagat]")
         tables = {_seated_url(page) for page in pages}
         assert len(tables) == 1
@@ -105,7 +106,7 @@ def test_the_lobby_by_keyboard_axe_clean(
         page.wait_for_selector("#queue:visible")
         status = page.inner_text("#queue-status")
         assert ("6" in status) and status.strip()
-        assert page.evaluate("document.activeElement.id") == "queue-cancel"
+        wait_for(page, "document.activeElement.id === 'queue-cancel'")
         wait_for(page, "document.getElementById('queue-countdown').textContent.includes('s')")
         no_sideways_scroll(page)
         axe_clean(page, f"lobby {size} waiting")
@@ -115,3 +116,52 @@ def test_the_lobby_by_keyboard_axe_clean(
         assert errors == [], errors
     finally:
         context.close()
+
+
+def test_a_seek_posted_and_accepted_by_two_people(browser: Browser, base: str) -> None:
+    """Ana (phone) posts a seek for three, by keyboard; Luis (desktop, English) and
+    Eva see it live and accept; Ana's page goes to the table once Luis sat, and the
+    game starts when Eva takes the last seat."""
+    sizes = (("phone", "es-ES"), ("desktop", "en-GB"), ("desktop", "es-ES"))
+    contexts = [person(browser, base, locale=loc, size=size) for size, loc in sizes]
+    try:
+        ana, luis, eva = (c.new_page() for c in contexts)
+        errors = watch_errors(ana)
+        for page, name in ((ana, "Ana"), (luis, "Luis"), (eva, "Eva")):
+            page.goto("/sala")
+            page.fill("#name", name)
+            page.click("#lobby-signin button[type=submit]")
+            page.wait_for_selector("#blocks:visible")
+        ana.click("#seek-new > summary")
+        ana.select_option("#seek-rules", "sala-3")
+        ana.select_option("#seek-turns", "days")
+        ana.fill("#seek-max", "2000")
+        ana.press("#seek-max", "Enter")
+        ana.wait_for_selector("#my-seek:visible")
+        assert "Sala, 3 individual" in ana.inner_text("#my-seek-status")
+        wait_for(ana, "document.activeElement.id === 'seek-withdraw'")
+        no_sideways_scroll(ana)
+        axe_clean(ana, "lobby phone seek posted")
+        _save(ana, "lobby-seek-phone")
+        accept = luis.locator("#seek-list button[data-accept]")
+        accept.wait_for()
+        assert "Ana" in luis.inner_text("#seek-list") and "by days" in luis.inner_text("#seek-list")
+        axe_clean(luis, "lobby desktop seek listed")
+        _save(luis, "lobby-seek-desktop")
+        accept.click()
+        table = _seated_url(luis)
+        assert _seated_url(ana) == table  # accepted: the creator goes to the table
+        eva.locator(f"#seek-list button[data-accept='{table}']").click()
+        assert _seated_url(eva) == table
+        wait_for(
+            eva,
+            "(t) => fetch('/api/tables/' + t).then(r => r.json())"
+            ".then(v => v.status === 'playing')",
+            table,
+        )
+        view = eva.request.get(f"/api/tables/{table}").json()
+        assert sorted(s["name"] for s in view["seats"]) == ["Ana", "Eva", "Luis"]
+        assert [e for e in errors if not e.startswith("Failed to load resource")] == []
+    finally:
+        for context in contexts:
+            context.close()

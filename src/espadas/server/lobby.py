@@ -14,8 +14,9 @@ robots of the first person's level in the seats nobody took (the game is rated
 only without robots), an absent person replaced by a robot, started at once and
 played live (:data:`~espadas.tables.clock.LIVE_TURN_LIMIT` a turn, unless the
 club's is shorter). Each person's seat waits for them as for a dropped person
-(:mod:`espadas.tables.presence`): whoever does not open the table within the
-lobby's wait is replaced by a robot, so no table the queue formed is left dead.
+(:mod:`espadas.tables.presence`): whoever does not open the table within
+:attr:`~espadas.server.settings.Settings.lobby_arrival_s` (20 s, the lobby's
+default wait) is replaced by a robot, so no table the queue formed is left dead.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ by quick play elsewhere, and it is listed to watch."""
 VOUCH_EVERY = timedelta(seconds=2)
 LISTS_EVERY = timedelta(seconds=1)
 ORPHANS_AFTER = timedelta(seconds=5)
+MADE_KEPT = 10_000
+"""How many tables known to exist each instance remembers (then it starts again)."""
 
 
 def rule_set_of(rules: Rules) -> str:
@@ -107,6 +110,8 @@ class LobbyService:
         self._lists: dict[str, Any] = {}
         self._listed = datetime.min.replace(tzinfo=UTC)
         self.wake = asyncio.Event()
+        self._made: set[str] = set()
+        """Tables of the queue known to exist (see :meth:`made`)."""
         self.presence: Presence | None = None
         """The instance's watcher of dropped people (keeps the arrivals' countdowns)."""
 
@@ -178,14 +183,16 @@ class LobbyService:
         if robots:
             events += table.add_robots(creator, seated.robot, now, levels=self.levels())
         events += table.start(creator, now)
-        arrival = timedelta(seconds=self.settings.lobby_wait_s)
+        arrival = timedelta(seconds=self.settings.lobby_arrival_s)
         if self.presence is not None and self.presence.live(table):
             for player, _name in seated.people:  # each seat waits for its person
                 events += drop(table, player, now, arrival)
         try:
             await self.hub.create(table, events)
         except Conflict:
+            self._made.add(table.id)
             return  # made already, by this round's claimer or a recovery
+        self._made.add(table.id)
         if self.presence is not None:
             self.presence.seen(table, None)  # this instance keeps the countdowns
         self.hub.wake_robots(table.id)
@@ -199,8 +206,9 @@ class LobbyService:
         if not self.sockets:
             return
         entries = await self.lobby.entries(here)
+        made = await self.made({e.table_id for e in entries.values() if e.table_id})
         for player, row in list(entries.items()):
-            if row.table_id is not None and await self.store.version(row.table_id) is None:
+            if row.table_id is not None and row.table_id not in made:
                 # claimed (by another instance) but not created yet: a person sent
                 # there now would find no such table; told at a later round
                 entries[player] = replace(row, table_id=None)
@@ -221,6 +229,16 @@ class LobbyService:
             if frame != socket.last:
                 socket.last = frame
                 socket.frames.put_nowait(frame)
+
+    async def made(self, table_ids: set[str]) -> set[str]:
+        """Those of ``table_ids`` that exist: a table another instance claimed may
+        not be created yet. Tables built here, or found once, are not read again."""
+        if len(self._made) > MADE_KEPT:
+            self._made.clear()
+        for table_id in table_ids - self._made:
+            if await self.store.version(table_id) is not None:
+                self._made.add(table_id)
+        return table_ids & self._made
 
     def connect(self, player: str | None) -> Socket:
         socket = Socket(player)

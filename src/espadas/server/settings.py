@@ -111,6 +111,9 @@ class Settings:
     lobby_wait_s: float = 20.0
     """How long quick play waits for people before robots take the free seats
     (each person may choose their own, 1 to 300 s)."""
+    lobby_arrival_s: float = 20.0
+    """How long a seat quick play gave waits for its person to open the table before
+    a robot takes it."""
     lobby_tick_s: float = 0.25
     """How often each instance forms quick-play tables and updates its lobby sockets."""
     push_allow_private: bool = False

@@ -6,10 +6,13 @@ import { announce, clearError, escapeHtml, setUp, showError } from "./page.js";
 
 const RULE_SETS = ["estandar", "pagat", "cien", "sala", "sala-3", "sala-5", "sala-6", "mine"];
 let me = null;
-let state = { you: null, counts: {}, open: [], watch: [] };
+let state = { you: null, seek: null, counts: {}, open: [], seeks: [], watch: [] };
 let socket = null;
 let ticking = null;
 let wanted = null; // a rule set to join once signed in (?jugar=...)
+let posted = null; // the table of the seek this page posted (its page goes there once accepted)
+let focusWithdraw = false;
+let focusCancel = false;
 
 function ruleName(key) {
   return t(`lobby.rules.${key}`);
@@ -53,17 +56,66 @@ function drawQueue() {
   };
   tick();
   ticking = window.setInterval(tick, 1000);
+  if (focusCancel) {
+    // once the queue shows (a frame sent before the press may hide it a moment)
+    focusCancel = false;
+    document.getElementById("queue-cancel").focus();
+  }
 }
 
 function drawOpen() {
   const list = document.getElementById("open-list");
   document.getElementById("no-open").hidden = state.open.length > 0;
   list.innerHTML = state.open
-    .map((item) => `<li><span>${escapeHtml(ruleName(item.rules))} · ${escapeHtml(t("lobby.free", { count: item.free }))} · ${escapeHtml(t(`lobby.turns.${item.turns}`))}<br><span class="about">${escapeHtml(seatsText(item))}</span></span> <button type="button" data-join="${escapeHtml(item.id)}">${escapeHtml(t("lobby.sit"))}</button></li>`)
+    .map((item) => `<li><span>${escapeHtml(ruleName(item.rules))} · ${escapeHtml(freeText(item.free))} · ${escapeHtml(t(`lobby.turns.${item.turns}`))}<br><span class="about">${escapeHtml(seatsText(item))}</span></span> <button type="button" data-join="${escapeHtml(item.id)}">${escapeHtml(t("lobby.sit"))}</button></li>`)
     .join("");
   for (const button of list.querySelectorAll("button")) {
     button.disabled = !me;
     button.addEventListener("click", () => joinOpen(button.dataset.join));
+  }
+}
+
+function rangeText(low, high) {
+  if (low <= 0 && high >= 4000) return t("lobby.seek_any_rating");
+  if (low <= 0) return t("lobby.seek_up_to", { high });
+  if (high >= 4000) return t("lobby.seek_from", { low });
+  return t("lobby.seek_range", { low, high });
+}
+
+function freeText(count) {
+  return t(count === 1 ? "lobby.free_one" : "lobby.free", { count });
+}
+
+function seekText(item) {
+  const parts = [ruleName(item.rules), t(`lobby.turns.${item.turns}`), t(item.rated ? "lobby.rated" : "lobby.unrated")];
+  parts.push(rangeText(item.min_rating, item.max_rating));
+  parts.push(freeText(item.free));
+  return parts.join(" · ");
+}
+
+function drawSeeks() {
+  const mine = state.seek;
+  const others = (state.seeks || []).filter((item) => !mine || item.table !== mine.table);
+  document.getElementById("no-seeks").hidden = others.length > 0;
+  const list = document.getElementById("seek-list");
+  list.innerHTML = others
+    .map((item) => `<li><span>${escapeHtml(t("lobby.seek_by", { name: item.by || "?" }))}: ${escapeHtml(seekText(item))}<br><span class="about">${escapeHtml(seatsText(item))}</span></span> <button type="button" data-accept="${escapeHtml(item.table)}">${escapeHtml(t("lobby.seek_accept"))}</button></li>`)
+    .join("");
+  for (const button of list.querySelectorAll("button")) {
+    button.disabled = !me;
+    button.addEventListener("click", () => acceptSeek(button.dataset.accept));
+  }
+  const box = document.getElementById("my-seek");
+  box.hidden = !mine || mine.accepted;
+  document.getElementById("seek-new").hidden = !me || Boolean(mine && !mine.accepted);
+  if (mine && !mine.accepted) {
+    const listed = (state.seeks || []).find((item) => item.table === mine.table);
+    document.getElementById("my-seek-status").textContent = t("lobby.seek_waiting", { about: listed ? seekText(listed) : ruleName(mine.rules) });
+  }
+  if (focusWithdraw && !box.hidden) {
+    // once the posted seek shows (a frame sent before it was kept may hide it a moment)
+    focusWithdraw = false;
+    document.getElementById("seek-withdraw").focus();
   }
 }
 
@@ -80,6 +132,7 @@ function draw() {
   drawRuleSets();
   drawQueue();
   drawOpen();
+  drawSeeks();
   drawWatch();
 }
 
@@ -90,6 +143,11 @@ function onFrame(frame) {
   if (state.you && state.you.table) {
     announce(t("lobby.seated"));
     window.location.href = `/mesa/${encodeURIComponent(state.you.table)}`;
+    return;
+  }
+  if (state.seek && state.seek.accepted && state.seek.table === posted) {
+    announce(t("lobby.seek_accepted"));
+    window.location.href = `/mesa/${encodeURIComponent(state.seek.table)}`;
     return;
   }
   if (before && !state.you) announce(t("lobby.left"));
@@ -105,7 +163,11 @@ function connect() {
 
 async function quick(rules) {
   clearError();
-  const body = { rules, robot: document.getElementById("lobby-robot").value };
+  const body = {
+    rules,
+    robot: document.getElementById("lobby-robot").value,
+    min_completion: Number(document.getElementById("lobby-completion").value),
+  };
   const wait = document.getElementById("lobby-wait").value;
   if (wait) body.wait = Number(wait);
   const answer = await call("POST", "/api/lobby/quick", body);
@@ -114,9 +176,9 @@ async function quick(rules) {
     return;
   }
   state.you = answer.data.you;
+  focusCancel = true;
   drawQueue();
   announce(document.getElementById("queue-status").textContent);
-  document.getElementById("queue-cancel").focus();
 }
 
 async function joinOpen(tableId) {
@@ -126,6 +188,41 @@ async function joinOpen(tableId) {
     return;
   }
   window.location.href = `/mesa/${encodeURIComponent(tableId)}`;
+}
+
+async function acceptSeek(tableId) {
+  clearError();
+  const answer = await call("POST", `/api/lobby/seeks/${encodeURIComponent(tableId)}/accept`);
+  if (!answer.ok) {
+    showError(answer.data);
+    return;
+  }
+  window.location.href = `/mesa/${encodeURIComponent(tableId)}`;
+}
+
+async function postSeek(event) {
+  event.preventDefault();
+  clearError();
+  const body = {
+    rules: document.getElementById("seek-rules").value,
+    turns: document.getElementById("seek-turns").value,
+    rated: document.getElementById("seek-rated").checked,
+  };
+  for (const [key, id] of [["min_rating", "seek-min"], ["max_rating", "seek-max"]]) {
+    const value = document.getElementById(id).value;
+    if (value !== "") body[key] = Number(value);
+  }
+  const answer = await call("POST", "/api/lobby/seeks", body);
+  if (!answer.ok) {
+    showError(answer.data);
+    return;
+  }
+  state.seek = answer.data.seek;
+  posted = state.seek.table;
+  document.getElementById("seek-new").open = false;
+  focusWithdraw = true;
+  drawSeeks();
+  announce(document.getElementById("my-seek-status").textContent || t("lobby.seek_posted"));
 }
 
 async function drawMine() {
@@ -183,6 +280,16 @@ async function main() {
     .map((k) => `<option value="${k}">${escapeHtml(ruleName(k))}</option>`)
     .join("");
   document.getElementById("watch-filter").addEventListener("change", drawWatch);
+  document.getElementById("seek-rules").innerHTML = RULE_SETS.map((k) => `<option value="${k}">${escapeHtml(ruleName(k))}</option>`).join("");
+  document.getElementById("seek-form").addEventListener("submit", postSeek);
+  document.getElementById("seek-withdraw").addEventListener("click", async () => {
+    const answer = await call("DELETE", "/api/lobby/seeks");
+    if (!answer.ok) showError(answer.data);
+    state.seek = null;
+    posted = null;
+    drawSeeks();
+    announce(t("lobby.seek_withdrawn"));
+  });
   document.getElementById("queue-cancel").addEventListener("click", async () => {
     const answer = await call("DELETE", "/api/lobby/quick");
     if (!answer.ok) showError(answer.data);
@@ -218,6 +325,7 @@ async function main() {
   const first = await call("GET", "/api/lobby");
   if (first.ok) {
     state = first.data;
+    if (state.seek && !state.seek.accepted) posted = state.seek.table;
     document.getElementById("wait-default").textContent = t("lobby.wait_default", { seconds: first.data.wait });
   }
   connect();
