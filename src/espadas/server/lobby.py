@@ -14,8 +14,9 @@ robots of the first person's level in the seats nobody took (the game is rated
 only without robots), an absent person replaced by a robot, started at once and
 played live (:data:`~espadas.tables.clock.LIVE_TURN_LIMIT` a turn, unless the
 club's is shorter). Each person's seat waits for them as for a dropped person
-(:mod:`espadas.tables.presence`): whoever does not open the table within the
-lobby's wait is replaced by a robot, so no table the queue formed is left dead.
+(:mod:`espadas.tables.presence`): whoever does not open the table within
+:attr:`~espadas.server.settings.Settings.lobby_arrival_s` (20 s, the lobby's
+default wait) is replaced by a robot, so no table the queue formed is left dead.
 """
 
 from __future__ import annotations
@@ -182,7 +183,7 @@ class LobbyService:
         if robots:
             events += table.add_robots(creator, seated.robot, now, levels=self.levels())
         events += table.start(creator, now)
-        arrival = timedelta(seconds=self.settings.lobby_wait_s)
+        arrival = timedelta(seconds=self.settings.lobby_arrival_s)
         if self.presence is not None and self.presence.live(table):
             for player, _name in seated.people:  # each seat waits for its person
                 events += drop(table, player, now, arrival)
