@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from espadas.i18n import LANGS, UI, WEB, translate
@@ -32,6 +32,7 @@ from espadas.server.session_api import follow_link, open_link
 from espadas.server.settings import Settings
 from espadas.store.store import Store
 from espadas.tables.ids import TABLE_ID
+from espadas.web.app_install import THEME_COLOR, add_app_install
 from espadas.web.challenge_pages import add_challenge_pages
 from espadas.web.club_pages import add_club_pages
 
@@ -92,6 +93,7 @@ def page(name: str, lang: str, table: str = "", names: dict[str, str] | None = N
         "other_lang_name": "English" if other == "en" else "Español",
         "table": table,
         "script": name,
+        "theme_color": THEME_COLOR,
         "title": text(f"{name}.page_title") if f"{name}.page_title" in texts else "Espadas",
         "content": content,
     }
@@ -117,9 +119,11 @@ def create_site(settings: Settings | None = None) -> FastAPI:
     def html_page(
         name: str, request: Request, table: str = "", names: dict[str, str] | None = None
     ) -> HTMLResponse:
+        lang = page_lang(request)
         return HTMLResponse(
-            page(name, page_lang(request), table, names),
+            page(name, lang, table, names),
             headers={
+                "content-language": lang,
                 "content-security-policy": "default-src 'self'; img-src 'self' data:; "
                 "style-src 'self'; script-src 'self'; connect-src 'self' ws: wss:; "
                 "frame-ancestors 'none'",
@@ -231,13 +235,7 @@ def create_site(settings: Settings | None = None) -> FastAPI:
         lambda request: message_page(page_lang(request), "page.no_challenge_day", 404),
     )
 
-    @app.get("/sw.js", include_in_schema=False)
-    async def service_worker() -> FileResponse:
-        return FileResponse(
-            STATIC / "sw.js",
-            media_type="text/javascript",
-            headers={"service-worker-allowed": "/", "cache-control": "no-cache"},
-        )
+    add_app_install(app, html_page)
 
     @app.get("/avisos/confirmar/{token}", response_class=HTMLResponse, include_in_schema=False)
     async def confirm_email(request: Request, token: str) -> HTMLResponse:
@@ -261,14 +259,20 @@ def create_site(settings: Settings | None = None) -> FastAPI:
 
 
 def message_page(lang: str, key: str, status: int = 200) -> HTMLResponse:
-    """A short page that says one thing (a link opened from a mail)."""
+    """A short page that says one thing (a link opened from a mail); like every
+    page, it links the app's manifest and icons and registers the service worker."""
     text = html.escape(translate(key, lang))
     home = html.escape(translate("page.back_home", lang))
     body = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<title>Espadas</title><link rel="stylesheet" href="/static/app.css"></head>'
+        '<title>Espadas</title><link rel="stylesheet" href="/static/app.css">'
+        f'<meta name="theme-color" content="{THEME_COLOR}">'
+        f'<link rel="manifest" href="/manifest.webmanifest?lang={lang}">'
+        '<link rel="icon" href="/favicon.ico" sizes="16x16 32x32 48x48">'
+        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
+        '<script type="module" src="/static/js/worker.js"></script></head>'
         f'<body><main id="main"><h1>Espadas</h1><p>{text}</p>'
         f'<p><a href="/">{home}</a></p></main></body></html>'
     )
-    return HTMLResponse(body, status_code=status)
+    return HTMLResponse(body, status_code=status, headers={"content-language": lang})

@@ -1,9 +1,10 @@
 // Home: choose your name, open a table (each option explained), your tables,
 // your session on other devices (devices.js).
-import { call, session, signIn } from "./api.js";
+import { call, signIn } from "./api.js";
 import { showDevices } from "./devices.js";
 import { t } from "./i18n.js";
 import { escapeHtml, setUp, showError } from "./page.js";
+import { reloadWhenBack } from "./reconnect.js";
 
 const BOOLEAN_OPTIONS = ["blind_nil", "bags_reset", "no_hell", "suicide", "quicksand", "bonuses"];
 const CHOICE_OPTIONS = {
@@ -164,9 +165,15 @@ async function main() {
     }
     await showSignedIn(answer.data);
   });
-  const me = await session();
+  const answer = await call("GET", "/api/session");
+  const me = answer.ok && answer.data.name ? answer.data : null;
   if (me) {
     await showSignedIn(me);
+  } else if (answer.status === 0) {
+    // no connection (the page came from the service worker's cache): no name to
+    // ask for, the club is there again once the connection is
+    document.getElementById("offline-note").hidden = false;
+    reloadWhenBack();
   } else {
     document.getElementById("signin").hidden = false;
     document.getElementById("name").focus();

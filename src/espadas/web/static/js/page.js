@@ -1,7 +1,9 @@
 // What every page shares: the language switch, the deck choice, the live
-// region for announcements and the place where refusals are shown.
+// region for announcements, the place where refusals are shown, and the
+// service worker's registration (worker.js).
 import { applyDeck, DECKS, savedDeck } from "./cards.js";
 import { lang, loadCatalog, setLanguage, t } from "./i18n.js";
+import "./worker.js";
 
 export async function setUp() {
   await loadCatalog();
