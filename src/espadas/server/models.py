@@ -282,10 +282,23 @@ class OpenedOut(BaseModel):
 
 
 class TableRowOut(BaseModel):
+    """One of your tables (:func:`espadas.tables.listing.table_line`)."""
+
     id: str
     status: str
     version: int
     updated_at: str | None
+    players: list[str | None] = []
+    """Each seat's name (``robot:LEVEL`` for a robot, ``null`` when empty)."""
+    you: int | None = None
+    sides: list[str] = []
+    scores: list[int] | None = None
+    """Each side's points (in ``sides``' order), ``null`` before the start."""
+    hand: int = 0
+    your_turn: bool = False
+    winner: str | None = None
+    kind: str = "table"
+    """``table``, ``event`` (an event's table) or ``challenge`` (a daily challenge's)."""
 
 
 class TablesOut(BaseModel):

@@ -7,6 +7,7 @@ seated there, the public view for everyone else.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -41,7 +42,7 @@ from espadas.server.models import (
 )
 from espadas.server.openapi import answer, refusals
 from espadas.server.settings import Settings
-from espadas.store.store import Player
+from espadas.store.store import Player, UnknownTable
 from espadas.tables.absent import replace
 from espadas.tables.challenge import PREFIX as CHALLENGE_PREFIX
 from espadas.tables.chat import COMMANDS as CHAT_COMMANDS
@@ -50,6 +51,7 @@ from espadas.tables.clock import limit
 from espadas.tables.commitment import fresh_deal, verify_record
 from espadas.tables.errors import BadCommand, TableError
 from espadas.tables.ids import new_table_id
+from espadas.tables.listing import table_line
 from espadas.tables.replay import replay_steps
 from espadas.tables.table import Dealer, Table
 from espadas.tables.view import options_of, sheet, table_view
@@ -181,9 +183,14 @@ async def create_table(
 
 
 @router.get("/api/tables", tags=["tables"], responses=answer(TablesOut) | refusals(401))
-async def my_tables(request: Request, player: PlayerDep) -> dict[str, Any]:
-    """The tables you opened or sat at, newest first."""
-    return {"tables": await store_of(request).tables_of(player.id)}
+async def my_tables(request: Request, player: PlayerDep, hub: HubDep) -> dict[str, Any]:
+    """The tables you opened or sat at, newest first (the latest 30): each with its
+    seats, the score, whether it is your turn and its kind."""
+    rows = await store_of(request).tables_of(player.id, limit=30)
+    for row in rows:
+        with contextlib.suppress(UnknownTable):
+            row.update(table_line(await hub.table(row["id"]), player.id))
+    return {"tables": rows}
 
 
 @router.get(

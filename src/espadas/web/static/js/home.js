@@ -1,8 +1,9 @@
-// Home: choose your name, open a table (each option explained), your tables,
-// your session on other devices (devices.js).
+// Home: choose your name, your tables (mytables.js, near the top), open a table
+// (each option explained), your session on other devices (devices.js).
 import { call, signIn } from "./api.js";
 import { showDevices } from "./devices.js";
 import { t } from "./i18n.js";
+import { listTables } from "./mytables.js";
 import { escapeHtml, setUp, showError } from "./page.js";
 import { reloadWhenBack } from "./reconnect.js";
 
@@ -96,22 +97,6 @@ async function createTable(event) {
     return;
   }
   window.location.href = `/mesa/${answer.data.id}`;
-}
-
-async function listTables() {
-  const answer = await call("GET", "/api/tables");
-  const list = document.getElementById("my-tables");
-  if (!answer.ok || answer.data.tables.length === 0) {
-    list.innerHTML = `<li>${escapeHtml(t("home.no_tables"))}</li>`;
-    return;
-  }
-  list.innerHTML = answer.data.tables
-    .map((table) => {
-      const when = new Date(table.updated_at).toLocaleString(document.documentElement.lang);
-      return `<li><a href="/mesa/${escapeHtml(table.id)}">${escapeHtml(t(`status.${table.status}`))}</a>
-<span class="when">${escapeHtml(when)}</span></li>`;
-    })
-    .join("");
 }
 
 async function showContact() {
