@@ -225,11 +225,8 @@ class Hub:
                 planned: list[Notice] = []
                 turn = 0
                 if any(e.type in TURN_EVENTS for e in new):
-                    planned = plan_first(
-                        table,
-                        limit(table.turn_seconds, self.settings.turn_limit),
-                        self.settings.notice_delay,
-                    )
+                    turn_limit = limit(table.turn_seconds, self.settings.turn_limit)
+                    planned = plan_first(table, turn_limit, self.settings.notice_delay)
                     turn = table.turn_version
                 planned += replaced(table, new)  # a robot took a person's seat: tell them
                 ended = table.status == "finished" and was != "finished"
