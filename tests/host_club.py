@@ -9,12 +9,13 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 
@@ -43,31 +44,39 @@ def serving(data: Path, *options: str, port: int | None = None) -> Iterator[str]
     port = port or free_port()
     command = [sys.executable, "-m", "espadas.cli.main", "serve", "--port", str(port)]
     command += ["--data", str(data), "--robot-workers", "0", *options]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None:
-                err = process.stderr.read().decode() if process.stderr else ""
-                raise AssertionError(f"espadas serve ended ({process.returncode}): {err}")
-            if time.monotonic() > deadline:
-                raise AssertionError("espadas serve did not answer /health")
-            time.sleep(0.1)
-        yield base
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
+    # its stderr in a file, not a pipe: a pipe nobody reads would stall it once full
+    with tempfile.TemporaryFile() as said:
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=said)
+        try:
+            yield _answering(f"http://127.0.0.1:{port}", process, said)
+        finally:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                try:
+                    process.wait(30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(10)
+
+
+def _answering(base: str, process: subprocess.Popen[bytes], said: IO[bytes]) -> str:
+    """``base`` once the server there answers ``/health``."""
+    deadline = time.monotonic() + 240  # a loaded 2-core machine starts it slowly
+    while True:
+        try:
+            if httpx.get(f"{base}/health", timeout=2).status_code == 200:
+                return base
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None:
+            said.seek(0)
+            err = said.read().decode(errors="replace")
+            raise AssertionError(f"espadas serve ended ({process.returncode}): {err}")
+        if time.monotonic() > deadline:
+            said.seek(0)
+            err = said.read().decode(errors="replace")
+            raise AssertionError(f"espadas serve did not answer /health: {err}")
+        time.sleep(0.1)
 
 
 @dataclass
