@@ -44,6 +44,8 @@ def signed_in(context: BrowserContext, name: str) -> Page:
     page.goto("/")
     page.fill("#name", name)
     page.click("#signin button[type=submit]")
+    page.wait_for_selector("#hello:not(:empty)")
+    page.goto("/cuenta")  # the resume links are on the account page
     page.wait_for_selector("#resume-make", state="visible")
     page.wait_for_selector("#resume-uses li")
     return page

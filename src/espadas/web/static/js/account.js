@@ -1,7 +1,8 @@
 // The account page (/cuenta): your name (unique in the club), the e-mail you
-// sign in with, passkeys, the devices signed in, your data and deleting your
-// account. Signed out, it asks for a sign-in link or a passkey.
+// sign in with (and get turn notices at), passkeys, the devices signed in, your
+// resume links (devices.js), your data and deleting your account. Signed out, it asks for a sign-in link or a passkey.
 import { call, session } from "./api.js";
+import { showDevices } from "./devices.js";
 import { t } from "./i18n.js";
 import { addPasskey, listPasskeys, passkeysWork, signInWithPasskey } from "./passkeys.js";
 import { announce, confirmDialog, escapeHtml, setUp, showError } from "./page.js";
@@ -92,7 +93,7 @@ async function showAccount(me) {
     if (!added.ok) showError(added.data);
     await listPasskeys($("passkey-list"));
   };
-  await Promise.all([listDevices(), listPasskeys($("passkey-list"))]);
+  await Promise.all([listDevices(), listPasskeys($("passkey-list")), showDevices()]);
   $("account-in").hidden = false; // shown once every control works
 }
 

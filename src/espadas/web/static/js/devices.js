@@ -1,4 +1,4 @@
-// The start page's "your session on other devices": make a resume link, revoke
+// The account page's "your session on other devices": make a resume link, revoke
 // every earlier one and make a new one, and the list of the uses of your links
 // (when, and the browser and system), the most recent first.
 import { call } from "./api.js";

@@ -1,7 +1,7 @@
 // Home: choose your name, your tables (mytables.js, near the top), open a table
-// (each option explained), your session on other devices (devices.js).
+// (each option explained); the e-mail and the session on other devices are on
+// the account page.
 import { call, signIn } from "./api.js";
-import { showDevices } from "./devices.js";
 import { t } from "./i18n.js";
 import { listTables } from "./mytables.js";
 import { escapeHtml, setUp, showError } from "./page.js";
@@ -99,18 +99,6 @@ async function createTable(event) {
   window.location.href = `/mesa/${answer.data.id}`;
 }
 
-async function showContact() {
-  const answer = await call("GET", "/api/contact");
-  if (!answer.ok) return;
-  const contact = answer.data;
-  document.getElementById("email").value = contact.email || "";
-  let state = "contact.none";
-  if (!contact.mail) state = "contact.no_mail";
-  else if (contact.email && contact.confirmed) state = "contact.confirmed";
-  else if (contact.email) state = "contact.pending";
-  document.getElementById("contact-state").textContent = t(state);
-}
-
 async function showSignedIn(me) {
   // the form shows once the presets are here: choosing one before would find no values
   const answer = await call("GET", "/api/presets");
@@ -122,25 +110,12 @@ async function showSignedIn(me) {
   document.getElementById("hello").textContent = t("home.hello", { name: me.name });
   document.getElementById("own-profile").hidden = false;
   await listTables();
-  await showContact();
-  await showDevices();
 }
 
 async function main() {
   await setUp();
   document.getElementById("preset").addEventListener("change", renderOptions);
   document.getElementById("create").addEventListener("submit", createTable);
-  document.getElementById("contact").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const email = document.getElementById("email").value.trim();
-    const lang = document.documentElement.lang;
-    const answer = await call("PUT", "/api/contact", { email: email || null, lang });
-    if (!answer.ok) {
-      showError(answer.data);
-      return;
-    }
-    await showContact();
-  });
   document.getElementById("signin").addEventListener("submit", async (event) => {
     event.preventDefault();
     const answer = await signIn(document.getElementById("name").value);
