@@ -65,6 +65,8 @@ by quick play elsewhere, and it is listed to watch."""
 VOUCH_EVERY = timedelta(seconds=2)
 LISTS_EVERY = timedelta(seconds=1)
 ORPHANS_AFTER = timedelta(seconds=5)
+ROUND_GAP_S = 0.1
+"""The least time between two rounds: the presses of a busy moment share one."""
 MADE_KEPT = 10_000
 """How many tables known to exist each instance remembers (then it starts again)."""
 
@@ -137,6 +139,8 @@ class LobbyService:
                 log.exception("a lobby round failed")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), self.settings.lobby_tick_s)
+            # many presses at once make one round, not one each
+            await asyncio.sleep(min(ROUND_GAP_S, self.settings.lobby_tick_s))
             self.wake.clear()
 
     async def round(self) -> None:
@@ -214,18 +218,16 @@ class LobbyService:
                 entries[player] = replace(row, table_id=None)
         seeks = await self.store.seeks.of_many(here)
         lists = await self.lists(now)
+        shared = _compact(lists)[1:-1]  # the lists, encoded once for every socket
         for socket in list(self.sockets):
             entry = entries.get(socket.player) if socket.player else None
             seek = seeks.get(socket.player) if socket.player else None
-            frame = json.dumps(
-                {
-                    "type": "lobby",
-                    "you": None if entry is None else entry.public(),
-                    "seek": None if seek is None else seek.public(),
-                    **lists,
-                },
-                separators=(",", ":"),
-            )
+            own = {
+                "type": "lobby",
+                "you": None if entry is None else entry.public(),
+                "seek": None if seek is None else seek.public(),
+            }
+            frame = _compact(own)[:-1] + "," + shared + "}" if shared else _compact(own)
             if frame != socket.last:
                 socket.last = frame
                 socket.frames.put_nowait(frame)
@@ -388,6 +390,10 @@ class LobbyService:
         left = await self.lobby.leave([player_id]) > 0
         self.wake.set()
         return left
+
+
+def _compact(value: dict[str, Any]) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def turns_of(turn_limit: timedelta) -> str:
