@@ -6,6 +6,7 @@ suite. ``docs/index.md`` is the README with its links made relative to ``docs/``
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
 import subprocess
@@ -51,10 +52,31 @@ def test_the_site_builds_strict_with_every_page(tmp_path: Path) -> None:
         assert (tmp_path / "site" / html).stat().st_size > 1000, page
 
 
+def test_the_api_reference_is_written_from_the_engine(tmp_path: Path) -> None:
+    """The reference page holds every public name of the engine, its examples as
+    code blocks and no raw cross-reference role."""
+    from espadas import engine
+
+    done = build(ROOT, tmp_path / "site")
+    assert done.returncode == 0, done.stdout + done.stderr
+    html = (tmp_path / "site" / "api" / "index.html").read_text(encoding="utf-8")
+    shown = []
+    for name in engine.__all__:
+        value = getattr(engine, name)
+        if inspect.isclass(value) or inspect.isfunction(value):
+            shown.append(f'id="{value.__module__}.{name}"')
+    assert len(shown) > 30
+    assert [anchor for anchor in shown if anchor not in html] == []
+    assert ":class:`" not in html and ":meth:`" not in html
+    assert html.count("&gt;&gt;&gt;") > 20  # the doctest examples, shown as code
+
+
 def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:
     copy = tmp_path / "copy"
     shutil.copytree(ROOT / "docs", copy / "docs")
     shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
+    for needed in ("src", "scripts"):  # the API reference reads the code
+        (copy / needed).symlink_to(ROOT / needed)
     page = copy / "docs" / "rules.md"
     page.write_text(page.read_text(encoding="utf-8") + "\n[gone](no-such-page.md)\n")
     done = build(copy, tmp_path / "site")

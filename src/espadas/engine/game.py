@@ -57,6 +57,9 @@ REASONS = ("target", "mercy", "renege", "false_accusation", "abandon", "timeout"
 
 @dataclass(frozen=True)
 class Accusation:
+    """A renege accusation made in the game: who made it, against whom, after which
+    play (its index in the hand), and whether the accused had reneged."""
+
     by: int
     against: int
     after_play: int
