@@ -95,6 +95,8 @@ class Socket:
     player: str | None
     frames: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     last: str = ""
+    seated: bool = False
+    """The last frame told its person their table (nothing to leave on closing)."""
 
 
 class LobbyService:
@@ -230,6 +232,7 @@ class LobbyService:
             frame = _compact(own)[:-1] + "," + shared + "}" if shared else _compact(own)
             if frame != socket.last:
                 socket.last = frame
+                socket.seated = entry is not None and entry.table_id is not None
                 socket.frames.put_nowait(frame)
 
     async def made(self, table_ids: set[str]) -> set[str]:
@@ -250,10 +253,12 @@ class LobbyService:
 
     async def disconnect(self, socket: Socket) -> None:
         """A lobby socket closed: its person leaves every queue unless another
-        lobby socket of theirs is open here."""
+        lobby socket of theirs is open here, or it had told them their table."""
         self.sockets.discard(socket)
         player = socket.player
-        if player is not None and not any(s.player == player for s in self.sockets):
+        if socket.seated or player is None:
+            return
+        if not any(s.player == player for s in self.sockets):
             await self.lobby.leave([player])
             if await self.store.seeks.withdraw([player]):
                 self._lists = {}
