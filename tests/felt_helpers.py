@@ -126,6 +126,7 @@ def play_hand(page: Page, table: str, cards: int = 99) -> int:
             continue
         my_turn(page, table, game["phase"])
         if game["phase"] == "bidding":
+            page.select_option("#bid", "3")  # nothing is chosen for you
             page.get_by_role("button", name="Apostar", exact=True).click()
         else:
             page.click("#hand-cards button.playable >> nth=0")

@@ -46,10 +46,12 @@ def rate_matches(path: Path, pairings: list[tuple[str, str]], games: int) -> dic
                     )
                     async with store.engine.begin() as conn:
                         assert await conn.run_sync(counter(game))
-            board = await store.club.leaderboard("partnership", None, "all", 10)
+            # robots are left out of the players' leaderboard: their profiles say it
+            levels = {level for pair in pairings for level in pair}
+            profiles = {lv: await store.club.profile(f"robot-{lv}", ()) for lv in levels}
         finally:
             await store.close()
-        return {r["robot"]: r["rating"] for r in board}
+        return {lv: p["ratings"]["partnership"]["rating"] for lv, p in profiles.items() if p}
 
     return asyncio.run(run())
 

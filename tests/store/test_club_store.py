@@ -95,9 +95,9 @@ def test_game_end_counts_ratings_and_statistics(db: Runner) -> None:
     assert ana["ratings"]["individual"] is None
     assert ana["partners"][0]["id"] == "robot-normal"
     board = runner.run(store.club.leaderboard("partnership", None, "all", 10))
-    assert {r["id"] for r in board} == {"ana", "bea", "robot-normal", "robot-aleatorio"}
+    assert {r["id"] for r in board} == {"ana", "bea"}  # robots are left out of it
     winners = [r for r in board if r["won"]]
-    assert {r["id"] for r in winners} in ({"ana", "robot-normal"}, {"bea", "robot-aleatorio"})
+    assert {r["id"] for r in winners} in ({"ana"}, {"bea"})
     assert min(r["rating"] for r in winners) > max(r["rating"] for r in board if not r["won"])
 
 
@@ -233,16 +233,20 @@ def test_names_come_from_the_players_and_former_players_are_marked(db: Runner) -
     assert runner.run(kept()) == ["", "", "robot:normal", ""]
 
 
-def test_a_robot_level_seated_twice_plays_one_game_and_is_not_its_own_partner(
+def test_a_robot_level_counts_per_seat_and_is_not_its_own_partner(
     db: Runner,
 ) -> None:
     store, runner = db
-    # seats 0 and 2 are partners: robot:normal partners itself, ana partners bea
+    # seats 1 and 3 are partners: robot:normal partners itself, ana partners bea
     runner.run(store_game(store, "t1", ["ana", "robot:normal", "bea", "robot:normal"], 11))
     robot = runner.run(store.club.profile("robot-normal", ()))
-    assert robot is not None and robot["stats"]["games"] == 1
-    assert robot["stats"]["won"] in (0, 1) and robot["partners"] == []
-    assert robot["stats"]["hands"] >= 2  # its hands still count per seat
+    # two seats, two games (as its list of games shows the game twice), won together
+    assert robot is not None and robot["stats"]["games"] == 2
+    assert robot["stats"]["won"] in (0, 2) and robot["partners"] == []
+    assert robot["ratings"]["partnership"]["games"] == 2
+    assert robot["stats"]["hands"] >= 2
+    listed, _ = runner.run(store.club.games("robot-normal", 10, None))
+    assert len(listed) == robot["stats"]["games"]
     ana = runner.run(store.club.profile("ana", ()))
     assert ana is not None and [p["id"] for p in ana["partners"]] == ["bea"]
     pairs = runner.run(store.club.pairs(None, "all", 10))

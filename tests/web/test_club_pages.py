@@ -224,6 +224,11 @@ def test_the_history_pages_on_and_links_replays_and_records(
     page.wait_for_selector("#profile:not([hidden])")
     assert page.text_content("h1") == "Robot normal"
     assert "Un robot de nivel normal" in (page.text_content("#player-note") or "")
+    # a robot level counts per seat: "aleatorio", both opponents at whole games,
+    # played as many games as its list shows seats (more than its tables)
+    robot = api(base, "/api/club/players/robot-aleatorio")
+    listed = api(base, "/api/club/players/robot-aleatorio/games?limit=100")["games"]
+    assert robot["stats"]["games"] == len(listed) > len({g["table"] for g in listed})
     page.context.close()
 
 
@@ -255,7 +260,8 @@ def test_the_leaderboard_filters_change_rows_and_address(
     page.wait_for_url("**/clasificacion")
     page.wait_for_selector("#board table")
     names = page.locator("#board tbody th a").all_text_contents()
-    assert {"Ana", "Luis", "Robot normal", "Robot experto", "Robot aleatorio"} <= set(names)
+    # the players' leaderboard: robots are left out (their profiles rate them)
+    assert set(names) == {"Ana", "Luis"}
     everyone = api(base, "/api/club/leaderboard?kind=partnership&period=all&limit=50")
     assert len(names) == len(everyone["rows"])
     rating = page.locator("#board tbody tr").first.locator("td.num").first.text_content()
@@ -266,15 +272,15 @@ def test_the_leaderboard_filters_change_rows_and_address(
     page.select_option("#preset", "estandar")
     page.wait_for_url("**/clasificacion?preset=estandar")
     names = board_says(page, "En pareja · Estándar · Desde siempre")
-    assert {"Ana", "Robot aleatorio", "Robot experto"} == set(names)
-    # individual games: Ana and the robots of her game of three (a sala game)
+    assert {"Ana"} == set(names)
+    # individual games: Ana's game of three (a sala game, with robots)
     page.select_option("#kind", "individual")
     page.wait_for_url("**/clasificacion?kind=individual&preset=estandar")
     wait_for(page, "document.getElementById('board-state').textContent.startsWith('Nadie')")
     page.select_option("#preset", "sala")
     page.wait_for_url("**/clasificacion?kind=individual&preset=sala")
     names = board_says(page, "Individual · Sala · Desde siempre")
-    assert set(names) == {"Ana", "Robot normal", "Robot aleatorio"}
+    assert set(names) == {"Ana"}
     page.select_option("#preset", "")
     page.wait_for_url("**/clasificacion?kind=individual")
     assert set(board_says(page, "Individual · Todas las reglas · Desde siempre")) == set(names)
@@ -312,7 +318,8 @@ def test_keyboard_alone_changes_the_filters(base: str, browser: Browser, club: C
     assert page.evaluate("document.activeElement.id") == "kind"
     page.keyboard.press("ArrowDown")
     page.wait_for_url("**/clasificacion?kind=individual")
-    wait_for(page, "document.getElementById('board-state').textContent.endsWith(': 3')")
+    # Ana alone: the robots of her game of three are left out
+    wait_for(page, "document.getElementById('board-state').textContent.endsWith(': 1')")
     page.context.close()
 
 

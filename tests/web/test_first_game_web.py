@@ -103,6 +103,7 @@ def test_sideways_the_hand_and_the_bid_are_in_view(
     assert fits(page, "#hand-cards .hand-card, #bid, #actions button.primary") == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 640
     page.screenshot(path=str(SHOTS / f"first-game-bidding-landscape-{kind}.png"))
+    page.select_option("#bid", "3")  # nothing is chosen for you
     page.get_by_role("button", name="Apostar", exact=True).click()
     wait_version(page, table, view["version"] + 1)
     my_turn(page, table, "playing")

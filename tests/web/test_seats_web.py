@@ -29,7 +29,7 @@ from web_helpers import (
     watch_errors,
 )
 
-TEXTS = {
+TEXTS: dict[str, dict[str, Any]] = {
     "es": {"letters": ["N", "E", "S", "O"], "us": "Nosotros", "accuse": "Acusar de renuncio a {}"},
     "en": {"letters": ["N", "E", "S", "W"], "us": "Us", "accuse": "Accuse {} of reneging"},
 }

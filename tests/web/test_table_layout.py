@@ -107,6 +107,7 @@ def test_bidding_and_playing_fit_one_screen(base: str, browser: Browser, size: s
     one_screen(page, f"bidding {size}")
     axe_clean(page, f"bidding {size}")
     shot(page, f"layout-bidding-{size}")
+    page.select_option("#bid", "3")  # nothing is chosen for you
     page.get_by_role("button", name="Apostar", exact=True).click()
     wait_version(page, table, view["version"] + 1)
     view = my_turn(page, table, "playing")
@@ -179,6 +180,7 @@ def test_three_five_and_six_players_around_the_felt(
     assert order == [(0 + i) % players for i in range(players)]
     axe_clean(page, f"bidding, {players} players")
     shot(page, f"layout-{players}-players-phone")
+    page.select_option("#bid", "3")  # nothing is chosen for you
     page.get_by_role("button", name="Apostar", exact=True).click()
     wait_version(page, table, view["version"] + 1)
     my_turn(page, table, "playing")
@@ -197,6 +199,7 @@ def test_in_english_the_same_names_and_one_screen(base: str, browser: Browser) -
     view = my_turn(page, table, "bidding")
     one_screen(page, "bidding in English", lang="en")
     shot(page, "layout-bidding-phone-en")
+    page.select_option("#bid", "3")  # nothing is chosen for you
     page.get_by_role("button", name="Bid", exact=True).click()
     wait_version(page, table, view["version"] + 1)
     view = my_turn(page, table, "playing")
@@ -259,6 +262,7 @@ def test_a_renege_asks_first(base: str, browser: Browser) -> None:
             continue
         my_turn(page, table, game["phase"])
         if game["phase"] == "bidding":
+            page.select_option("#bid", "3")  # nothing is chosen for you
             page.get_by_role("button", name="Apostar", exact=True).click()
             wait_version(page, table, view["version"] + 1)
             continue
@@ -412,6 +416,7 @@ def test_while_the_socket_reconnects_actions_go_by_http(base: str, browser: Brow
     blocked[0] = True
     for socket in open_routes:
         socket.close()  # the socket drops; reopening it is refused for now
+    page.select_option("#bid", "3")  # nothing is chosen for you
     page.get_by_role("button", name="Apostar", exact=True).click()
     wait_version(page, table, view["version"] + 1)
     assert posted == ["POST"]

@@ -172,6 +172,7 @@ def test_a_robot_table_played_to_the_end_through_the_page(base: str, browser: Br
         elif game["to_act"] == 0:
             wait_turn(page)
             if game["phase"] == "bidding":
+                page.select_option("#bid", "3")  # nothing is chosen for you
                 page.get_by_role("button", name="Apostar", exact=True).click()
             else:
                 page.click("#hand-cards button.playable >> nth=0")
@@ -275,6 +276,7 @@ def test_blind_nil_and_accusation_states(base: str, browser: Browser) -> None:
         if game["to_act"] == 0:
             wait_turn(page)
             version = api_view(page, table)["version"]
+            page.select_option("#bid", "3")  # nothing is chosen for you
             page.get_by_role("button", name="Apostar", exact=True).click()
             wait_version(page, table, version + 1)
         else:

@@ -130,19 +130,23 @@ def reason_text(
     lang: str = DEFAULT_LANG,
     params: Mapping[str, Any] | None = None,
     habit: str | None = None,
+    hint: bool = False,
 ) -> str:
     """A robot's reason for a decision, in words (``ui.explain.<reason>``; see
     :mod:`espadas.robots.explain`), followed by the habit of ``normal`` that
     ``experto`` kept (``search_keeps_habit``) or overruled (any other reason).
-    Decimals are written as the language writes them.
+    Decimals are written as the language writes them. ``hint``: said to the
+    player whose move it is, as advice (``ui.hint.<reason>``: *tú*, *you*).
 
     >>> reason_text("bid_count", "es", {"tricks": 3.5})
     'Cuenta su mano en 3,5 bazas y apuesta algo por debajo.'
+    >>> reason_text("bid_count", "es", {"tricks": 3.5}, hint=True)
+    'Tu mano vale unas 3,5 bazas: apuesta algo por debajo.'
     >>> reason_text("search_best", "en", {}, "second_hand_low")  # doctest: +ELLIPSIS
     'Its search ... Habit of normal overruled: Second hand low: ...'
     """
     shown = {k: _number(v, lang) for k, v in (params or {}).items()}
-    text = translate(f"ui.explain.{reason}", lang, **shown)
+    text = translate(f"ui.{'hint' if hint else 'explain'}.{reason}", lang, **shown)
     if habit is None:
         return text
     said = translate(f"ui.explain.{habit}", lang, **shown)

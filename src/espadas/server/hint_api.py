@@ -69,5 +69,5 @@ async def hint(
     return {
         "action": action_json(explanation.action),
         "reason_key": explanation.reason,
-        "reason": reason_text(explanation.reason, chosen, explanation.params),
+        "reason": reason_text(explanation.reason, chosen, explanation.params, hint=True),
     }

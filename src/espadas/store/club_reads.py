@@ -222,7 +222,9 @@ class ClubReads:
                     " AND b.preset = :preset AND b.period = :period"
                 )
                 hidden = "b.subject"
-            sql += " AND " + _HIDDEN.format(hidden) + " ORDER BY r.rating DESC, r.subject DESC"
+            # the players' leaderboard: robots are left out (their profiles keep their ratings)
+            sql += f" AND {hidden} NOT LIKE '{ROBOT_PREFIX}%' AND " + _HIDDEN.format(hidden)
+            sql += " ORDER BY r.rating DESC, r.subject DESC"
             rows = (await conn.execute(sa.text(sql + " LIMIT :k"), params)).all()
         return [
             {

@@ -95,7 +95,7 @@ SQL = {
     " games, won) VALUES (:subject, :kind, :mu, :sigma, :rating, :uncertainty, 0, 0)"
     " ON CONFLICT (subject, kind) DO NOTHING",
     "rating": "UPDATE club_ratings SET mu = :mu, sigma = :sigma, rating = :rating,"
-    " uncertainty = :uncertainty, games = games + 1, won = won + :won"
+    " uncertainty = :uncertainty, games = games + :games, won = won + :won"
     " WHERE subject = :subject AND kind = :kind",
     "history": "INSERT INTO club_history (subject, kind, n, table_id, at, mu, sigma, rating,"
     " uncertainty) VALUES (:subject, :kind, :n, :table_id, :at, :mu, :sigma, :rating,"
@@ -106,9 +106,9 @@ SQL = {
     " VALUES (:subject, :partner, :games, :won) ON CONFLICT (subject, partner) DO UPDATE SET"
     " games = club_partners.games + excluded.games, won = club_partners.won + excluded.won",
     "bucket": "INSERT INTO club_buckets (kind, preset, period, subject, games, won)"
-    " VALUES (:kind, :preset, :period, :subject, 1, :won)"
+    " VALUES (:kind, :preset, :period, :subject, :games, :won)"
     " ON CONFLICT (kind, preset, period, subject) DO UPDATE SET"
-    " games = club_buckets.games + 1, won = club_buckets.won + excluded.won",
+    " games = club_buckets.games + excluded.games, won = club_buckets.won + excluded.won",
     "pair": "INSERT INTO club_pairs (preset, period, first, second, games, won, share)"
     " VALUES (:preset, :period, :first, :second, 1, :won, -1)"
     " ON CONFLICT (preset, period, first, second) DO UPDATE SET"
@@ -205,8 +205,8 @@ def _rate(db: Db, game: FinishedGame, skills: dict[str, Skill], n: int, at: str)
     won: dict[str, int] = defaultdict(int)
     for team, new in zip(teams, rated, strict=True):
         for seat, skill in zip(team, new, strict=True):
-            updates[seat.subject].append(skill)
-            won[seat.subject] = max(won[seat.subject], int(seat.won))
+            updates[seat.subject].append(skill)  # one seat, one game (see _add_stats)
+            won[seat.subject] += int(seat.won)
     rows = []
     for subject in sorted(updates):
         skill = mean(updates[subject])
@@ -219,6 +219,7 @@ def _rate(db: Db, game: FinishedGame, skills: dict[str, Skill], n: int, at: str)
                 "sigma": skill.sigma,
                 "rating": shown,
                 "uncertainty": spread,
+                "games": len(updates[subject]),
                 "won": won[subject],
                 "n": n,
                 "table_id": game.table_id,
@@ -226,10 +227,12 @@ def _rate(db: Db, game: FinishedGame, skills: dict[str, Skill], n: int, at: str)
             }
         )
     db.many(SQL["rating"], [{k: r[k] for k in RATING_KEYS} for r in rows])
-    db.many(SQL["history"], [{k: v for k, v in r.items() if k != "won"} for r in rows])
+    db.many(
+        SQL["history"], [{k: v for k, v in r.items() if k not in ("games", "won")} for r in rows]
+    )
 
 
-RATING_KEYS = ("subject", "kind", "mu", "sigma", "rating", "uncertainty", "won")
+RATING_KEYS = ("subject", "kind", "mu", "sigma", "rating", "uncertainty", "games", "won")
 
 
 def _add_stats(db: Db, game: FinishedGame) -> None:
@@ -243,12 +246,8 @@ def _add_stats(db: Db, game: FinishedGame) -> None:
                 pair = partners[seat.subject, other.subject]
                 pair[0] += 1
                 pair[1] += int(seat.won)
-    # a robot level seated twice played one game, not two (its hands count per seat)
-    for subject, total in totals.items():
-        held = [s for s in game.seats if s.subject == subject]
-        if len(held) > 1:
-            total.games = 1
-            total.won = int(any(s.won for s in held))
+    # a robot level counts per seat: seated three times, it played three games (and
+    # won those of its seats whose side won), as its list of games shows them
     db.many(SQL["stats"], [{"subject": s, **totals[s].as_dict()} for s in sorted(totals)])
     db.many(
         SQL["partner"],
@@ -260,18 +259,21 @@ def _add_stats(db: Db, game: FinishedGame) -> None:
 
 
 def _add_buckets(db: Db, game: FinishedGame, at: str) -> None:
+    games: dict[str, int] = defaultdict(int)
     won: dict[str, int] = defaultdict(int)
-    for seat in game.seats:
-        won[seat.subject] = max(won[seat.subject], int(seat.won))
+    for seat in game.seats:  # per seat, as the statistics count
+        games[seat.subject] += 1
+        won[seat.subject] += int(seat.won)
     keys = [(preset, period) for preset in ("*", game.preset) for period in periods(at)]
     db.many(
         SQL["bucket"],
         [
-            {"kind": game.kind, "preset": p, "period": q, "subject": s, "won": won[s]}
+            {"kind": game.kind, "preset": p, "period": q, "subject": s, "games": games[s],
+             "won": won[s]}
             for p, q in keys
             for s in sorted(won)
         ],
-    )
+    )  # fmt: skip
     if game.kind != "partnership":
         return
     pairs: dict[tuple[str, str], int] = {}

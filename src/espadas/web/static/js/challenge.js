@@ -3,6 +3,7 @@
 import { call, session } from "./api.js";
 import { t } from "./i18n.js";
 import { announce, confirmDialog, setUp, showError } from "./page.js";
+import { factsText } from "./challenge/facts.js";
 import { renderStandings } from "./challenge/standings.js";
 
 const REFRESH_MS = 15000;
@@ -17,12 +18,7 @@ function renderChallenge(data, me) {
     opens: hour(data.opens_at),
     closes: hour(data.closes_at),
   });
-  document.getElementById("challenge-facts").textContent = t("challenge.facts", {
-    boards: data.boards.length,
-    preset: data.rules.preset,
-    partner: t(`robot.${data.robots.partner}`),
-    opponents: t(`robot.${data.robots.opponents}`),
-  });
+  document.getElementById("challenge-facts").textContent = factsText(data);
   document.getElementById("commitment").textContent = data.commitment;
   const start = document.getElementById("start");
   const table = document.getElementById("my-table");

@@ -4,6 +4,7 @@
 import { call } from "./api.js";
 import { t } from "./i18n.js";
 import { setUp } from "./page.js";
+import { factsText } from "./challenge/facts.js";
 import { renderStandings } from "./challenge/standings.js";
 
 const day = decodeURIComponent(window.location.pathname.split("/")[2] || "");
@@ -19,12 +20,7 @@ async function main() {
   const data = found.data;
   document.getElementById("day-title").textContent = t("challenge_day.title_day", { day: data.day });
   document.title = t("challenge_day.title_day", { day: data.day });
-  document.getElementById("challenge-facts").textContent = t("challenge.facts", {
-    boards: data.boards.length,
-    preset: data.rules.preset,
-    partner: t(`robot.${data.robots.partner}`),
-    opponents: t(`robot.${data.robots.opponents}`),
-  });
+  document.getElementById("challenge-facts").textContent = factsText(data);
   document.getElementById("commitment").textContent = data.commitment;
   const file = `espadas-boards-${data.day}.json`;
   document.getElementById("day-files").hidden = !data.closed;

@@ -4,7 +4,7 @@
 // (the link to yours; the others once their round is over), the standings per
 // round and overall, and at the end the boards file and the records.
 import { call, session, signIn } from "./api.js";
-import { lang, seatPlace, t } from "./i18n.js";
+import { lang, plural, seatPlace, t } from "./i18n.js";
 import { announce, confirmDialog, escapeHtml, setUp, showError } from "./page.js";
 
 const REFRESH_MS = 15000;
@@ -41,8 +41,8 @@ function renderEvent(e, me) {
   document.title = `${e.name} · Espadas`;
   document.getElementById("event-facts").textContent = t("events.summary", {
     mode: t(`events.mode.${e.mode}`),
-    boards: e.boards,
-    rounds: e.rounds,
+    boards: plural("events.boards_n", e.boards),
+    rounds: plural("events.rounds_n", e.rounds),
     preset: t(`preset.${e.rules.preset}`),
     status: t(`events.status.${e.status}`),
   });

@@ -1,13 +1,13 @@
 // The events page (/torneos): the list of events and the form to organise one.
 import { call, session } from "./api.js";
-import { t } from "./i18n.js";
+import { plural, t } from "./i18n.js";
 import { announce, escapeHtml, setUp, showError } from "./page.js";
 
 function summary(e) {
   return t("events.summary", {
     mode: t(`events.mode.${e.mode}`),
-    boards: e.boards,
-    rounds: e.rounds,
+    boards: plural("events.boards_n", e.boards),
+    rounds: plural("events.rounds_n", e.rounds),
     preset: t(`preset.${e.preset}`),
     status: t(`events.status.${e.status}`),
   });

@@ -27,6 +27,11 @@ export function cardName(code) {
   return t("card.name", { rank: t(`rank.${rank}`), suit: t(`ui.suit.${suit}`) });
 }
 
+// A counted thing in words, singular or plural: `key`.one for one, else `key`; {n} filled.
+export function plural(key, n, params = {}) {
+  return t(n === 1 ? `${key}.one` : key, { n, ...params });
+}
+
 export function bidName(value) {
   if (value === null || value === undefined) return "—";
   if (value === "blind_nil") return t("ui.bid_blind");

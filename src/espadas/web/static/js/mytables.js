@@ -73,10 +73,9 @@ function line(row) {
 export async function listTables() {
   const answer = await call("GET", "/api/tables");
   const list = document.getElementById("my-tables");
-  if (!answer.ok || answer.data.tables.length === 0) {
-    list.innerHTML = `<li>${escapeHtml(t("home.no_tables"))}</li>`;
-    return;
-  }
+  // a newcomer has no tables yet: the list shows once there is one, the form first
+  document.getElementById("mine").hidden = !answer.ok || answer.data.tables.length === 0;
+  if (!answer.ok || answer.data.tables.length === 0) return;
   // your turn first, then the newest; past the first few, folded away
   const rows = [...answer.data.tables].sort((a, b) => Number(b.your_turn) - Number(a.your_turn));
   list.innerHTML = rows.slice(0, SHOWN).map(line).join("");

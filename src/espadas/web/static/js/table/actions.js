@@ -1,8 +1,9 @@
 // The actions row: look, bid, accuse, claim or replace (absent.js) and abandon (NEXT HAND is in the
 // hand's summary); before the start the creator's setup, after the end the rematch.
-import { bidName, seatLabel, t } from "../i18n.js";
+import { seatLabel, t } from "../i18n.js";
 import { confirmDialog } from "../page.js";
 import { renderAbsent } from "./absent.js";
+import { bidBox } from "./bidbox.js";
 import { button, send } from "./commands.js";
 import { renderFinished } from "./finish.js";
 import { renderSetup } from "./setup.js";
@@ -12,6 +13,7 @@ import { $, legalOf } from "./view.js";
 export function renderActions(v) {
   const g = v.game;
   const box = $("actions");
+  const kept = $("bid") ? $("bid").value : ""; // a bid chosen stays chosen
   box.innerHTML = "";
   // what is not needed to act on your turn goes under the play area
   const more = $("more-actions");
@@ -30,25 +32,7 @@ export function renderActions(v) {
   if (legalOf("look").length) {
     box.appendChild(button(t("action.look"), () => send("look"), "primary"));
   }
-  if (bids.length) {
-    const wrap = document.createElement("div");
-    wrap.className = "bid-row";
-    const label = document.createElement("label");
-    label.htmlFor = "bid";
-    label.textContent = t("action.your_bid");
-    const select = document.createElement("select");
-    select.id = "bid";
-    for (const a of bids) {
-      const option = document.createElement("option");
-      option.value = JSON.stringify(a.value);
-      option.textContent = bidName(a.value);
-      select.appendChild(option);
-    }
-    const numeric = bids.filter((a) => typeof a.value === "number" && a.value > 0);
-    if (numeric.length) select.value = JSON.stringify(numeric[Math.min(2, numeric.length - 1)].value);
-    wrap.append(label, select, button(t("action.bid"), () => send("bid", JSON.parse(select.value)), "primary"));
-    box.appendChild(wrap);
-  }
+  if (bids.length) box.appendChild(bidBox(v, bids, kept));
   const summary = summaryRow(v);
   if (summary) {
     // NEXT HAND, the end and the accusations are in the hand's summary
