@@ -33,7 +33,7 @@ from espadas.store.store import UnknownTable
 from espadas.tables.absent import expire
 from espadas.tables.clock import limit
 from espadas.tables.event import Event
-from espadas.tables.presence import away_seats, back, drop, in_play, is_live
+from espadas.tables.presence import LIVE_LIMIT, away_seats, back, drop, in_play, is_live
 from espadas.tables.table import Table
 
 log = logging.getLogger("espadas.presence")
@@ -134,12 +134,25 @@ class Presence:
             self.seen(table, None)  # this instance keeps the countdown
 
     async def resume(self) -> None:
-        """After a start: a timer for each countdown of the games in progress."""
+        """After a start: a timer for each countdown of the games in progress
+        (every game if the club's are live, else those that moved in the last
+        hour: only a table with a live turn limit of its own may have one). A
+        table that cannot be read is left to the requests that ask for it."""
         if self.settings.drop_wait_s <= 0:
             return
-        for table_id in await self.hub.store.tables_with_status("playing"):
-            with contextlib.suppress(UnknownTable):
+        store = self.hub.store
+        if is_live(self.settings.turn_limit):
+            table_ids = await store.tables_with_status("playing")
+        else:
+            since = self.settings.clock.now() - LIVE_LIMIT
+            table_ids = await store.lobby.playing(since, limit=10_000)
+        for table_id in table_ids:
+            try:
                 self.seen(await self.hub.table(table_id), None)
+            except UnknownTable:
+                continue
+            except Exception:
+                log.exception("table %s: its countdowns were not resumed", table_id)
 
     async def close(self) -> None:
         for task in list(self._tasks):
