@@ -123,10 +123,9 @@ def my_turn(page: Page, table: str, phase: str) -> dict[str, Any]:
 
 
 def bid_and_play(page: Page, table: str, lang: str, bid: str | None, cards: int) -> None:
-    """Seat 0 bids (the page's proposal, or ``bid``) and plays ``cards`` cards."""
+    """Seat 0 bids (``bid``, else 3: the page proposes nothing) and plays ``cards`` cards."""
     my_turn(page, table, "bidding")
-    if bid is not None:
-        page.select_option("#bid", bid)
+    page.select_option("#bid", bid or "3")
     page.get_by_role("button", name=WORDS[lang]["bid"], exact=True).click()
     for _ in range(cards):
         before = my_turn(page, table, "playing")["version"]

@@ -88,14 +88,20 @@ def test_putting_a_robot_in_from_the_table_page(browser: Browser, base: str, lan
     luis.ok("POST", f"/api/tables/{table}/join")
     page.get_by_role("button", name=words["robots"], exact=True).click()
     page.get_by_role("button", name=words["start"], exact=True).click()
-    # Luis (seat 1) is to bid; before the limit the page says from when
+    # Luis (seat 1) is to bid: a game that flows says nothing of the limit; once
+    # he has kept the table waiting a while, the page says from when
+    wait_for(page, "document.getElementById('status').textContent.includes('Luis')")
+    assert words["from"] not in page.inner_text("#actions")
+    CLOCK.advance(minutes=3)
+    in_step(page)
+    page.reload()
     wait_for(
         page, "(t) => document.getElementById('actions').textContent.includes(t)", words["from"]
     )
     assert words["rule"] in page.inner_text("#rules-list")
     put = page.get_by_role("button", name=words["put"], exact=True)
     assert put.count() == 0
-    CLOCK.advance(minutes=11)
+    CLOCK.advance(minutes=8)
     in_step(page)
     page.reload()
     put.wait_for()

@@ -35,6 +35,9 @@ class ContactIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     email: Annotated[str, StringConstraints(strip_whitespace=True, max_length=254)] | None
     lang: Literal["es", "en"] = "es"
+    purpose: Literal["notices", "signin"] = "notices"
+    """What the confirmation mail speaks of: turn notices (the start page's form)
+    or signing in with the address (the account page's)."""
 
 
 class ModeIn(BaseModel):
@@ -75,13 +78,16 @@ async def set_contact(
         raise ApiError(422, "bad_email")
     token = await store.outbox.set_email(player.id, email, body.lang, now)
     if email is not None and settings.smtp_host:
+        signin = body.purpose == "signin"
         url = f"{public_base(request, settings)}/avisos/confirmar/{token}"
+        url += "?para=entrar" if signin else ""
         message = compose(
             settings.mail_from,
             email,
             translate("mail.confirm.subject", body.lang),
-            [translate("mail.confirm.body", body.lang, url=url)],
-        )
+            [translate("mail.confirm.body_signin" if signin else "mail.confirm.body", body.lang,
+                       url=url)],
+        )  # fmt: skip
         await send(settings, message)
     return await read_contact(request, player, settings)
 

@@ -238,10 +238,12 @@ def create_site(settings: Settings | None = None) -> FastAPI:
     add_app_install(app, html_page)
 
     @app.get("/avisos/confirmar/{token}", response_class=HTMLResponse, include_in_schema=False)
-    async def confirm_email(request: Request, token: str) -> HTMLResponse:
+    async def confirm_email(request: Request, token: str, para: str | None = None) -> HTMLResponse:
+        """Confirms an address; ``?para=entrar``: one given to sign in with."""
         store: Store = request.app.state.store
         player = await store.outbox.confirm(token[:100])
-        key = "page.confirmed" if player else "page.bad_confirm"
+        confirmed = "page.confirmed_signin" if para == "entrar" else "page.confirmed"
+        key = confirmed if player else "page.bad_confirm"
         return message_page(page_lang(request), key, 200 if player else 404)
 
     @app.get("/avisos/baja/{token}", response_class=HTMLResponse, include_in_schema=False)

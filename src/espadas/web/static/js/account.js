@@ -65,7 +65,8 @@ async function showAccount(me) {
   $("account-email").onsubmit = async (event) => {
     event.preventDefault();
     const email = $("my-email").value.trim() || null;
-    const saved = await call("PUT", "/api/contact", { email, lang: document.documentElement.lang });
+    // this address is for signing in (the confirmation mail says so), and for notices
+    const saved = await call("PUT", "/api/contact", { email, lang: document.documentElement.lang, purpose: "signin" });
     if (!saved.ok) return showError(saved.data);
     $("email-state").textContent = email ? t("account.email.sent", { email }) : t("account.email.none");
   };
@@ -116,11 +117,24 @@ function showSignedOut() {
   $("account-out").hidden = false;
 }
 
+// Just signed in with a link from a mail (enter.js): said once, at the top.
+function sayJustSignedIn(me) {
+  const name = sessionStorage.getItem("espadas.signed_in");
+  if (!name) return;
+  sessionStorage.removeItem("espadas.signed_in");
+  const note = $("signed-in-note");
+  note.textContent = t("account.signed_in", { name: me.name });
+  note.hidden = false;
+  announce(note.textContent);
+}
+
 async function main() {
   await setUp();
   const me = await session();
-  if (me) await showAccount(me);
-  else showSignedOut();
+  if (me) {
+    await showAccount(me);
+    sayJustSignedIn(me);
+  } else showSignedOut();
 }
 
 main();

@@ -8,6 +8,8 @@ async function use(token, confirm) {
   const answer = await call("POST", "/api/signin/email/use", { token, confirm });
   if (answer.ok) {
     document.getElementById("enter-state").textContent = t("enter.done", { name: answer.data.name });
+    // the account page says it once it opens: "Has entrado como Ana en este dispositivo"
+    sessionStorage.setItem("espadas.signed_in", answer.data.name);
     window.location.replace("/cuenta");
     return;
   }

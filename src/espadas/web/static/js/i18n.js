@@ -87,7 +87,8 @@ export function sideName(view, side) {
   if (view.players === 4 && view.rules.partnerships !== false && (side === "ns" || side === "ew")) {
     const mine = view.you === null ? null : (view.you % 2 === 0 ? "ns" : "ew");
     const names = side === "ns" ? [0, 2] : [1, 3];
-    const people = names.map((s) => seatLabel(view, s)).join(" + ");
+    // robots by their names alone here ("Ellos (Bit + Duna)"): the letters are on the felt
+    const people = names.map((s) => (view.seats[s] && view.seats[s].robot ? robotName(s) : seatLabel(view, s))).join(" + ");
     if (mine === side) return t("side.us", { people });
     if (mine !== null) return t("side.them", { people });
     return people;

@@ -7,7 +7,7 @@ import { button, send } from "./commands.js";
 
 function later(box, key, when) {
   const p = document.createElement("p");
-  p.textContent = t(key, { when: when.toLocaleString(lang) });
+  p.textContent = t(key, { when: when.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" }) });
   box.appendChild(p);
 }
 
