@@ -126,6 +126,14 @@ class ExpertRobot:
         ``OVERSAMPLE`` times as many are drawn and weighed by the evidence, and
         ``count`` of them kept in proportion to their weights (systematic
         resampling), each then weighing 1."""
+        deals, weights, _ = self._deals_drawn(view, count)
+        return deals, weights
+
+    def _deals_drawn(
+        self, view: PlayerView, count: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_deals`, and the draw each deal kept comes from (int64[count]): a
+        likely draw is kept more than once, and its copies are not independent."""
         k = Knowledge(view)
         draw = count * OVERSAMPLE
         deals = sample_deals(k, draw, self.rng.getrandbits(31))
@@ -136,13 +144,13 @@ class ExpertRobot:
         if OVERSAMPLE > 1:
             total = float(weights.sum())
             if total <= 0:
-                return deals[:count], np.ones(count)
+                return deals[:count], np.ones(count), np.arange(count)
             # systematic resampling: rows in proportion to their weight
             start = (self.rng.random() + np.arange(count)) / count
             picks = np.searchsorted(np.cumsum(weights) / total, start)
             picks = np.minimum(picks, draw - 1)
-            return deals[picks], np.ones(count)
-        return deals, weights
+            return deals[picks], np.ones(count), picks.astype(np.int64)
+        return deals, weights, np.arange(draw)
 
     # bidding --------------------------------------------------------------------------
     def _bid(self, view: PlayerView) -> Explanation:
@@ -199,50 +207,11 @@ class ExpertRobot:
 
     # play ----------------------------------------------------------------------------------
     def _play(self, view: PlayerView) -> Explanation:
-        rules = view.rules
-        n = rules.players
-        candidates = _distinct_candidates(view)
+        candidates, values, w, _ = self._play_values(view)
         if len(candidates) == 1:
             return unweighed(Play(CARDS[candidates[0]]), "equivalent_cards")
+        scores = (w[:, None] * values).sum(axis=0) / max(float(w.sum()), 1e-9)
         c = len(candidates)
-        count = min(MAX_SAMPLES, max(8, self.playouts // c))
-        deals, weights = self._deals(view, count)
-        bids = [b if isinstance(b, int) else 0 for b in view.bids]
-        value = value_for(view, bids)
-        w = np.array(weights)
-        if searches_exactly(view):
-            exact = exact_values(view, deals, candidates, value)
-            scores = (w[:, None] * exact).sum(axis=0)
-        else:
-            trick = view.trick
-            assert trick is not None
-            repeat = max(1, self.playouts // (count * c))
-            rows = np.repeat(deals, c * repeat, axis=0)
-            first = np.tile(np.repeat(np.array(candidates, dtype=np.int64), repeat), count)
-            table = np.array([bids], dtype=np.int64)
-            plays_done = n * rules.hand_size - sum(view.cards_left)
-            cards = [int(x) for x in trick.cards]
-            # common random numbers: every candidate meets the same deals and seeds
-            base = self._seeds(count * repeat).reshape(count, 1, repeat)
-            seeds = np.broadcast_to(base, (count, c, repeat)).reshape(-1)
-            standing = [
-                s for s, b in enumerate(bids) if b == 0 and view.tricks_taken[s] == 0
-            ]  # Nils still standing: their trick-by-trick fate is a stake (NIL_HOLD)
-            trace = (
-                np.zeros((len(rows), n * rules.hand_size - plays_done), dtype=np.int64)
-                if standing
-                else kernel.NO_TRACE
-            )
-            out = self._run(
-                view, rows, trick.leader, cards, plays_done, -1, table, first, seeds, trace
-            )
-            row_values = _row_values(out, value)
-            if standing:
-                winners = trick_winners(n, trick.leader, cards, trace)
-                row_values = row_values + nil_stakes(view, winners, out)
-            values = row_values.reshape(count, c, repeat).mean(axis=2)
-            scores = (w[:, None] * values).sum(axis=0)
-        scores = scores / max(float(w.sum()), 1e-9)
         best = max(range(c), key=lambda i: (float(scores[i]), -candidates[i]))
         card, why = play_and_reason(view, self.guide_rng)
         guide = int(card)
@@ -253,6 +222,55 @@ class ExpertRobot:
         shown = [guide if i == at else x for i, x in enumerate(candidates)]
         weighed = [(Play(CARDS[x]), float(s)) for x, s in zip(shown, scores, strict=True)]
         return searched(Play(CARDS[chosen]), Play(card), weighed, why, {"margin": margin})
+
+    def _play_values(
+        self, view: PlayerView
+    ) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
+        """The candidate cards (the lowest of each run of equivalent cards) and, for
+        each sampled deal, the value of each candidate: (candidates, values
+        float64[deals, candidates], weights float64[deals], the draw each deal comes
+        from int64[deals]: see :meth:`_deals_drawn`). With one candidate nothing is
+        searched (no rows)."""
+        rules = view.rules
+        n = rules.players
+        candidates = _distinct_candidates(view)
+        if len(candidates) == 1:
+            return candidates, np.zeros((0, 1)), np.zeros(0), np.zeros(0, dtype=np.int64)
+        c = len(candidates)
+        count = min(MAX_SAMPLES, max(8, self.playouts // c))
+        deals, weights, draws = self._deals_drawn(view, count)
+        bids = [b if isinstance(b, int) else 0 for b in view.bids]
+        value = value_for(view, bids)
+        w = np.array(weights, dtype=np.float64)
+        if searches_exactly(view):
+            values: np.ndarray = exact_values(view, deals, candidates, value)
+            return candidates, values, w, draws
+        trick = view.trick
+        assert trick is not None
+        repeat = max(1, self.playouts // (count * c))
+        rows = np.repeat(deals, c * repeat, axis=0)
+        first = np.tile(np.repeat(np.array(candidates, dtype=np.int64), repeat), count)
+        table = np.array([bids], dtype=np.int64)
+        plays_done = n * rules.hand_size - sum(view.cards_left)
+        cards = [int(x) for x in trick.cards]
+        # common random numbers: every candidate meets the same deals and seeds
+        base = self._seeds(count * repeat).reshape(count, 1, repeat)
+        seeds = np.broadcast_to(base, (count, c, repeat)).reshape(-1)
+        standing = [
+            s for s, b in enumerate(bids) if b == 0 and view.tricks_taken[s] == 0
+        ]  # Nils still standing: their trick-by-trick fate is a stake (NIL_HOLD)
+        trace = (
+            np.zeros((len(rows), n * rules.hand_size - plays_done), dtype=np.int64)
+            if standing
+            else kernel.NO_TRACE
+        )
+        out = self._run(view, rows, trick.leader, cards, plays_done, -1, table, first, seeds, trace)
+        row_values = _row_values(out, value)
+        if standing:
+            winners = trick_winners(n, trick.leader, cards, trace)
+            row_values = row_values + nil_stakes(view, winners, out)
+        values = row_values.reshape(count, c, repeat).mean(axis=2)
+        return candidates, values, w, draws
 
     def _run(
         self,
@@ -309,11 +327,13 @@ class OmniscientRobot(ExpertRobot):
 
     sees_all = True
 
-    def _deals(self, view: PlayerView, count: int) -> tuple[np.ndarray, np.ndarray]:
+    def _deals_drawn(
+        self, view: PlayerView, count: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if not isinstance(view, FullView):
             raise TypeError("omnisciente needs a FullView (the arena gives one)")
         hands = np.array([int(h) for h in view.all_held], dtype=np.int64)
-        return np.tile(hands, (count, 1)), np.ones(count)
+        return np.tile(hands, (count, 1)), np.ones(count), np.zeros(count, dtype=np.int64)
 
 
 @functools.cache
