@@ -136,7 +136,7 @@ def test_analyse_a_game_and_see_its_marks_on_the_replay(
     wait_for(page, "document.querySelectorAll('#analysis-marked li.mark').length > 0")
     marked = page.locator("#analysis-marked button").all_inner_texts()
     bid = next(m for m in marked if m.startswith(words["bid_place"]))
-    assert "13" in bid, bid
+    assert "13" in bid and " ± " in bid, bid  # the points lost and their standard error
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     page.locator("#analysis-marked button", has_text=words["bid_place"]).first.click()
     wait_for(page, "document.querySelectorAll('#analysis-step li.mark').length === 1")

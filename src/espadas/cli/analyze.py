@@ -30,6 +30,7 @@ from espadas.engine.errors import RecordError, ReplayError
 from espadas.engine.record import load_record
 from espadas.i18n import DEFAULT_LANG, translate
 from espadas.robots.analysis import (
+    ERROR_FACTOR,
     MARKS,
     THRESHOLDS,
     Verdict,
@@ -139,17 +140,23 @@ def _said(action: object, lang: str, taken: bool) -> str:
 
 
 def decision_line(v: Verdict, players: int, lang: str = DEFAULT_LANG) -> str:
-    """One marked decision: ``Mano 3, baza 5, N: jugaste 9♥; mejor K♠ (−12,4 puntos): error``."""
+    """One marked decision: ``Mano 3, baza 5, N: jugaste 9♥; mejor K♠ (−12,4 ± 3,1
+    puntos): error`` (the loss and its standard error); a bid compared with Nil says
+    how often the Nil was made against ``normal``'s defence."""
     where = _where(v, players, lang)
     taken = _said(v.decision.taken, lang, True)
     mark = translate(f"ui.analysis.mark.{v.mark}", lang)
     if v.loss is None:
         return translate("ui.analysis.renege_line", lang, at=where, taken=taken, mark=mark)
-    best = _said(v.appraisal.best().action, lang, False)
+    best = _said(v.best().action, lang, False)
     loss = "−" + _number(v.loss, lang)
-    return translate(
-        "ui.analysis.line", lang, at=where, taken=taken, best=best, loss=loss, mark=mark
-    )
+    if v.loss_error is not None:
+        loss += " ± " + _number(v.loss_error, lang)
+    params = {"at": where, "taken": taken, "best": best, "loss": loss, "mark": mark}
+    if v.nil_chance is not None:
+        chance = round(100 * v.nil_chance)
+        return translate("ui.analysis.line_nil", lang, chance=chance, **params)
+    return translate("ui.analysis.line", lang, **params)
 
 
 def report(
@@ -163,7 +170,8 @@ def report(
     """The analysis for people: the thresholds, each hand's marked decisions, and a
     summary line per seat."""
     limits = {m: _number(THRESHOLDS[m], lang) for m in MARKS}
-    lines = [translate("ui.analysis.header", lang, level=level, seed=seed, **limits)]
+    factor = f"{ERROR_FACTOR:g}"
+    lines = [translate("ui.analysis.header", lang, level=level, seed=seed, factor=factor, **limits)]
     hand = -1
     for v in verdicts:
         if v.mark is None:

@@ -9,9 +9,18 @@ first chooses between looking and blind nil (a recorded number or Nil counts as
 bid after looking): that is a decision of its own, numbered as the bid.
 
 The loss is the best candidate's points minus the taken action's (never
-negative), and the mark follows :data:`THRESHOLDS` (points lost, at least):
-``inaccuracy`` 4 (under half a trick made or a bag), ``mistake`` 8 (about a
-bag, or a trick of the contract), ``blunder`` 30 (a contract set, a Nil lost).
+negative), with its standard error (``loss_error``: the two actions compared over
+the same sampled deals, :mod:`espadas.robots.noise`). A decision is marked only
+when the loss is clear of the search's own noise: at least the threshold of
+:data:`THRESHOLDS` (points lost: ``inaccuracy`` 4, under half a trick made or a
+bag; ``mistake`` 8, about a bag or a trick of the contract; ``blunder`` 30, a
+contract set, a Nil lost) and more than :data:`ERROR_FACTOR` standard errors.
+
+A number bid is never marked against Nil on the search's word alone: when the best
+candidate is Nil (blind nil, against looking at the cards) the Nil is played out
+with ``normal`` at every seat (:mod:`espadas.robots.nil_check`), and unless it is
+made more often than :data:`NIL_LEAST` the Nil is set aside and the bid is
+compared with the best of the others (``nil_chance`` says how often it was made).
 
 A decision that the first search marks is searched :data:`CONFIRM` more times with
 other seeds, and the mean values decide. Each decision is searched with a seed of
@@ -53,6 +62,13 @@ FORMAT = "espadas-analysis/1"
 MARKS = ("inaccuracy", "mistake", "blunder")
 THRESHOLDS = {"inaccuracy": 4.0, "mistake": 8.0, "blunder": 30.0}
 """The least points lost for each mark."""
+ERROR_FACTOR = 2.0
+"""A decision is marked only when its loss is more than this many standard errors
+of the loss (and at least a threshold): between two actions worth the same, noise
+alone passes it about once in 40 comparisons."""
+NIL_LEAST = 0.5
+"""A number bid is marked against Nil only when the Nil is made more often than
+this with ``normal`` at every seat (:func:`~espadas.robots.nil_check.nil_chance`)."""
 CONFIRM = 3
 """A decision whose first search loses at least the ``inaccuracy`` threshold is searched
 this many times more (other seeds, other sampled deals) and the values averaged:
@@ -81,23 +97,40 @@ class Decision:
 
 @dataclass(frozen=True)
 class Verdict:
-    """A decision analysed: its :class:`Appraisal`, the loss and the mark."""
+    """A decision analysed: its :class:`Appraisal` (without its samples), the loss
+    and the mark; ``loss_error``, the standard error of the loss; ``nil_chance``,
+    how often the Nil that the search preferred to the bid was made with ``normal``
+    at every seat (``None`` when not measured); ``chosen``, the best action the
+    analysis stands by (the appraisal's best, unless that was a Nil set aside)."""
 
     decision: Decision
     appraisal: Appraisal
     loss: float | None
     mark: str | None
+    loss_error: float | None = None
+    nil_chance: float | None = None
+    chosen: Candidate | None = None
+
+    def best(self) -> Candidate:
+        """The better action the analysis names."""
+        return self.chosen if self.chosen is not None else self.appraisal.best()
 
 
-def mark_for(loss: float | None) -> str | None:
-    """The mark of a decision that lost ``loss`` points (``None``: not valued).
+def mark_for(loss: float | None, error: float | None = None) -> str | None:
+    """The mark of a decision that lost ``loss`` points (``None``: not valued) with a
+    standard error ``error``: none unless the loss is more than
+    :data:`ERROR_FACTOR` errors.
 
     >>> [mark_for(x) for x in (0.0, 3.9, 4.0, 12.5, 30.0, None)]
     [None, None, 'inaccuracy', 'mistake', 'blunder', None]
+    >>> mark_for(12.5, 3.0), mark_for(12.5, 7.0), mark_for(40.0, 15.0)
+    ('mistake', None, 'blunder')
     """
+    if loss is None or (error is not None and loss <= ERROR_FACTOR * error):
+        return None
     found = None
     for name in MARKS:
-        if loss is not None and loss >= THRESHOLDS[name]:
+        if loss >= THRESHOLDS[name]:
             found = name
     return found
 
@@ -170,22 +203,70 @@ def seed_of(seed: int, decision: Decision) -> int:
 
 def judge(decision: Decision, budget_ms: float, seed: int) -> Verdict:
     """One decision analysed with ``budget_ms`` of search; searched :data:`CONFIRM`
-    more times, and the values averaged, when the first search marks it."""
+    more times, and the values averaged, when the first search marks it; a number
+    bid that would be marked against Nil is checked by :func:`nil_against`."""
     from espadas.robots.appraisal import Appraiser, mean_appraisal
 
     first = seed_of(seed, decision)
+    rng = random.Random(first)
     appraisal = Appraiser(first, budget_ms).appraise(decision.view, decision.taken)
     loss = appraisal.loss()
     if loss is not None and loss >= THRESHOLDS["inaccuracy"]:
-        rng = random.Random(first)
         more = [
             Appraiser(rng.getrandbits(31), budget_ms).appraise(decision.view, decision.taken)
             for _ in range(CONFIRM)
         ]
         appraisal = mean_appraisal([appraisal, *more])
-        loss = appraisal.loss()
-    mark = "blunder" if is_renege(decision) else mark_for(loss)
-    return Verdict(decision, appraisal, loss, mark)
+    best = appraisal.best()
+    loss, error = loss_of(appraisal, best)
+    chance = None
+    if _nil_best(decision, best) and mark_for(loss, error) is not None:
+        chance = nil_against(decision, budget_ms, rng.getrandbits(31))
+        if chance <= NIL_LEAST:
+            others = [
+                c for c in appraisal.candidates if c.points is not None and not _is_nil(c.action)
+            ]
+            best = max(others, key=lambda c: c.points or 0.0, default=appraisal.taken)
+            loss, error = loss_of(appraisal, best)
+    mark = "blunder" if is_renege(decision) else mark_for(loss, error)
+    return Verdict(decision, appraisal.slim(), loss, mark, error, chance, best)
+
+
+def loss_of(appraisal: Appraisal, best: Candidate) -> tuple[float | None, float | None]:
+    """The points the action taken lost against ``best`` (never negative) and the
+    standard error of that difference: ``(0, 0)`` without a choice, ``(None, None)``
+    when the action taken was not valued (a renege)."""
+    taken = appraisal.taken
+    if best.points is None:
+        return 0.0, 0.0
+    if taken.points is None:
+        return None, None
+    return max(0.0, best.points - taken.points), appraisal.error(best.action, taken.action)
+
+
+def _is_nil(action: Action) -> bool:
+    return isinstance(action, Bid) and action.value in (0, BLIND_NIL)
+
+
+def _nil_best(decision: Decision, best: Candidate) -> bool:
+    """Whether the search prefers Nil to the number bid taken (or blind nil to
+    looking at the cards)."""
+    taken = decision.taken
+    if isinstance(taken, Bid):
+        return best.action == Bid(0) and isinstance(taken.value, int) and taken.value > 0
+    return isinstance(taken, Look) and best.action == Bid(BLIND_NIL)
+
+
+def nil_against(decision: Decision, budget_ms: float, seed: int) -> float:
+    """How often the seat's Nil (blind nil before looking) is made with ``normal`` at
+    every seat, over :data:`~espadas.robots.nil_check.NIL_DEALS` deals drawn as its
+    bids are appraised."""
+    from espadas.robots.appraisal import Appraiser
+    from espadas.robots.nil_check import NIL_DEALS, nil_chance
+
+    view = decision.view
+    deals, weights = Appraiser(seed, budget_ms).nil_deals(view, NIL_DEALS)
+    return nil_chance(view, deals, weights, seed, blind=isinstance(decision.taken, Look))
 
 
 def _judge_task(task: tuple[Decision, float, int]) -> Verdict:
@@ -252,9 +333,11 @@ def verdict_json(v: Verdict) -> dict[str, Any]:
         "action": d.action,
         "seat": d.seat,
         "taken": action_json(d.taken),
-        "best": action_json(v.appraisal.best().action),
+        "best": action_json(v.best().action),
         "loss": _points(v.loss),
+        "loss_error": _points(v.loss_error),
         "mark": v.mark,
+        "nil_chance": None if v.nil_chance is None else round(v.nil_chance, 2),
         "candidates": [candidate_json(c) for c in v.appraisal.candidates],
     }
 

@@ -6,12 +6,12 @@ The values are those of ``experto``'s search (:mod:`espadas.robots.expert`): the
 expected score difference at the end of the hand for the seat's side, its points
 minus the others' (bags at −10 each, the game's end counted).
 
-- A play: ``experto``'s own :meth:`~espadas.robots.expert.ExpertRobot.explain`.
-  Its search values one card of each run of equivalent cards (cards of one suit
-  with no card between them that another seat may hold); the card taken gets the
-  value of its run and stands for it among the candidates (every other run
-  stands as its lowest card). A renege (a card off
-  the rules of play, in renege-allowed games) is not valued.
+- A play: ``experto``'s own search (the values behind
+  :meth:`~espadas.robots.expert.ExpertRobot.explain`). It values one card of each
+  run of equivalent cards (cards of one suit with no card between them that
+  another seat may hold); the card taken gets the value of its run and stands
+  for it among the candidates (every other run stands as its lowest card). A
+  renege (a card off the rules of play, in renege-allowed games) is not valued.
 - A bid once the seat has looked: every legal bid, Nil included, scored over the
   same sampled deals and play-outs as ``experto`` bids (the bids still to come
   guessed as ``normal`` would make them).
@@ -21,6 +21,10 @@ minus the others' (bags at −10 each, the game's end counted).
 
 A decision with a single action (one proper card, or only equivalent cards)
 has nothing to weigh: its candidate has no points.
+
+Each appraisal keeps the value of every candidate in every sampled deal
+(:class:`~espadas.robots.noise.Samples`), so that the difference between two
+candidates comes with its standard error (:meth:`Appraisal.error`).
 """
 
 from __future__ import annotations
@@ -28,25 +32,21 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from espadas.engine import BLIND_NIL, Action, Bid, BidValue, Look, Play, PlayerView
+from espadas.engine import BLIND_NIL, Action, Bid, Look, Play, PlayerView
 from espadas.engine.card import CARDS
 from espadas.engine.hand import first_lead_card
 from espadas.robots.bidding import bid_and_reason, estimate_tricks
 from espadas.robots.expert.estimates import guess_bids
 from espadas.robots.expert.inference import bid_likelihoods
-from espadas.robots.expert.robot import (
-    BID_SAMPLES,
-    ExpertRobot,
-    _distinct_candidates,
-    _representative,
-)
+from espadas.robots.expert.robot import BID_SAMPLES, ExpertRobot, _representative
 from espadas.robots.expert.values import Value, value_for
 from espadas.robots.explain import Candidate, ranked
 from espadas.robots.knowledge import Knowledge
+from espadas.robots.noise import Samples, pooled
 
 REPEAT = 2
 """Play-outs of each sampled deal per bid, as ``experto`` bids."""
@@ -56,10 +56,13 @@ REPEAT = 2
 class Appraisal:
     """The ``candidates`` of a decision, best first (``points`` ``None`` when there
     was nothing to weigh), and the action ``taken`` with its points (``None`` when
-    it was not valued: a renege, or a decision without a choice)."""
+    it was not valued: a renege, or a decision without a choice). ``samples``: the
+    value of each candidate in each sampled deal (``None`` when nothing was weighed,
+    or once dropped to keep a verdict small)."""
 
     candidates: tuple[Candidate, ...]
     taken: Candidate
+    samples: Samples | None = field(default=None, compare=False, repr=False)
 
     def best(self) -> Candidate:
         """The candidate with the most points (the action taken when none has any)."""
@@ -77,6 +80,29 @@ class Appraisal:
         if self.taken.points is None:
             return None
         return max(0.0, best.points - self.taken.points)
+
+    def error(self, better: Action, worse: Action) -> float | None:
+        """The standard error of ``better``'s points minus ``worse``'s, paired over the
+        same sampled deals (``0`` for the same action; ``None`` without samples of
+        both)."""
+        if better == worse:
+            return 0.0
+        s = self.samples
+        if s is None or better not in s.values or worse not in s.values:
+            return None
+        return s.error(better, worse)
+
+    def without(self, actions: Sequence[Action]) -> Appraisal:
+        """The appraisal with ``actions`` no longer among the candidates (the action
+        taken stays)."""
+        kept = tuple(
+            c for c in self.candidates if c.action not in actions or c.action == self.taken.action
+        )
+        return dataclasses.replace(self, candidates=kept)
+
+    def slim(self) -> Appraisal:
+        """The appraisal without its samples."""
+        return dataclasses.replace(self, samples=None)
 
 
 class Appraiser(ExpertRobot):
@@ -99,26 +125,23 @@ class Appraiser(ExpertRobot):
     def _plays(self, view: PlayerView, taken: Play) -> Appraisal:
         card = int(taken.card)
         proper = int(view.proper_plays)
-        explanation = self.explain(view)
-        scored = [c for c in explanation.candidates if c.points is not None]
-        if not scored:
+        runs, values, w, draws = self._play_values(view)
+        if len(runs) == 1:
             if proper >> card & 1:
                 return _unweighed(taken)
-            return Appraisal((*explanation.candidates, Candidate(taken)), Candidate(taken))
-        runs = _distinct_candidates(view)
-        by_run = {_representative(runs, int(_card(c.action))): c for c in scored}
+            return Appraisal((Candidate(Play(CARDS[runs[0]])), Candidate(taken)), Candidate(taken))
+        points = (w[:, None] * values).sum(axis=0) / max(float(w.sum()), 1e-9)
         if not proper >> card & 1:  # a renege: the search weighs proper plays only
+            scored = [
+                Candidate(Play(CARDS[r]), float(p)) for r, p in zip(runs, points, strict=True)
+            ]
             return Appraisal((*ranked(scored), Candidate(taken)), Candidate(taken))
         mine = _representative(runs, card)
-        if mine not in by_run:  # a run the search did not weigh (none is pruned today)
-            return Appraisal((*ranked(scored), Candidate(taken)), Candidate(taken))
-        points = by_run[mine].points
         # each run stands as its lowest card (the same whatever the seed), the taken's as it
-        shown = [
-            Candidate(taken if run == mine else Play(CARDS[runs[run]]), c.points)
-            for run, c in by_run.items()
-        ]
-        return Appraisal(ranked(shown), Candidate(taken, points))
+        actions: list[Action] = [taken if i == mine else Play(CARDS[r]) for i, r in enumerate(runs)]
+        shown = [Candidate(a, float(p)) for a, p in zip(actions, points, strict=True)]
+        samples = Samples({a: values[:, i] for i, a in enumerate(actions)}, w, draws)
+        return Appraisal(ranked(shown), Candidate(taken, float(points[mine])), samples)
 
     # bids ---------------------------------------------------------------------------
     def _bids(self, view: PlayerView, taken: Bid) -> Appraisal:
@@ -129,18 +152,19 @@ class Appraiser(ExpertRobot):
         own = guide if isinstance(guide, int) and guide > 0 else None
         if own is None:
             own = max(1, round(estimate_tricks(int(view.held), view.rules)))
-        deals, weights = self._deals(view, self._bid_samples())
+        deals, weights, drawn = self._deals_drawn(view, self._bid_samples())
         guessed = np.repeat(guess_bids(view, deals), REPEAT, axis=0)
         w = np.repeat(np.asarray(weights, dtype=np.float64), REPEAT)
         rows = np.repeat(deals, REPEAT, axis=0)
-        options: list[tuple[BidValue, float]] = []
+        options: dict[Action, np.ndarray] = {}
         if numbers:
             out = self._bid_playouts(view, rows, guessed, own)
-            options += [(b, _mean_value(view, view, out, guessed, b, w)) for b in numbers]
+            for b in numbers:
+                options[Bid(b)] = _row_values(view, view, out, guessed, b)
         if 0 in legal:
             out = self._bid_playouts(view, rows, guessed, 0)
-            options.append((0, _mean_value(view, view, out, guessed, 0, w)))
-        return _appraisal([(Bid(b), p) for b, p in options], taken)
+            options[Bid(0)] = _row_values(view, view, out, guessed, 0)
+        return _appraisal(Samples(options, w, np.repeat(drawn, REPEAT)), taken)
 
     def _face_down(self, view: PlayerView, taken: Action) -> Appraisal:
         count = self._bid_samples()
@@ -149,16 +173,25 @@ class Appraiser(ExpertRobot):
         guessed = np.repeat(guess_bids(view, deals), REPEAT, axis=0)
         w = np.repeat(np.asarray(weights, dtype=np.float64), REPEAT)
         rows = np.repeat(deals, REPEAT, axis=0)
-        options: list[tuple[Action, float]] = []
+        options: dict[Action, np.ndarray] = {}
         looked = self._bid_playouts(view, rows, guessed, None)
-        options.append((Look(view.seat), _mean_value(view, view, looked, guessed, None, w)))
+        options[Look(view.seat)] = _row_values(view, view, looked, guessed, None)
         if Bid(BLIND_NIL) in view.legal:
             bids = tuple(BLIND_NIL if s == view.seat else b for s, b in enumerate(view.bids))
             blind_view = dataclasses.replace(view, bids=bids)
             out = self._bid_playouts(view, rows, guessed, 0)
-            points = _mean_value(view, blind_view, out, guessed, 0, w)
-            options.append((Bid(BLIND_NIL), points))
-        return _appraisal(options, taken)
+            options[Bid(BLIND_NIL)] = _row_values(view, blind_view, out, guessed, 0)
+        draws = np.repeat(np.arange(count), REPEAT)
+        return _appraisal(Samples(options, w, draws), taken)
+
+    def nil_deals(self, view: PlayerView, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """``count`` deals of every seat's cards (int64[count, n]) and their weights,
+        as the bids are appraised: once the seat has looked, its own cards and the
+        others' drawn by the evidence of the bids; before, every hand drawn."""
+        if view.held is None:
+            deals = _full_deals(view, count, self.rng)
+            return deals, np.asarray(bid_likelihoods(view, deals, Knowledge(view)), dtype=float)
+        return self._deals(view, count)
 
     def _bid_samples(self) -> int:
         return min(BID_SAMPLES, max(50, self.playouts // 10))
@@ -191,48 +224,53 @@ def mean_appraisal(appraisals: Sequence[Appraisal]) -> Appraisal:
     cands = ranked(Candidate(c.action, mean(c.action)) for c in first.candidates)
     unvalued = [c for c in cands if c.points is None]
     cands = (*(c for c in cands if c.points is not None), *unvalued)
-    return Appraisal(cands, Candidate(first.taken.action, mean(first.taken.action)))
-
-
-def _card(action: Action) -> int:
-    assert isinstance(action, Play)
-    return int(action.card)
+    samples = pooled([a.samples for a in appraisals])
+    return Appraisal(cands, Candidate(first.taken.action, mean(first.taken.action)), samples)
 
 
 def _unweighed(taken: Action) -> Appraisal:
     return Appraisal((Candidate(taken),), Candidate(taken))
 
 
-def _appraisal(options: list[tuple[Action, float]], taken: Action) -> Appraisal:
+def _appraisal(samples: Samples, taken: Action) -> Appraisal:
+    """The appraisal of the actions ``samples`` weighed: each worth its weighted mean
+    (summed in row order, as ``experto`` sums its bids)."""
+    w = samples.weights.tolist()
+    total = max(float(samples.weights.sum()), 1e-9)
+    options: list[tuple[Action, float]] = []
+    for action, v in samples.values.items():
+        summed = 0.0
+        for weight, value in zip(w, v.tolist(), strict=True):
+            summed += weight * value
+        options.append((action, summed / total))
     cands = ranked(Candidate(a, p) for a, p in options)
     points = next((c.points for c in cands if c.action == taken), None)
     if points is None:
         cands = (*cands, Candidate(taken))
-    return Appraisal(cands, Candidate(taken, points))
+    return Appraisal(cands, Candidate(taken, points), samples)
 
 
-def _mean_value(
+def _row_values(
     view: PlayerView,
     scoring_view: PlayerView,
     out: np.ndarray,
     guessed: np.ndarray,
     own: int | None,
-    w: np.ndarray,
-) -> float:
-    """The weighted mean value for ``view.seat``'s side of the trick counts ``out``,
-    with the bids ``guessed`` by row (the seat's replaced by ``own`` unless ``None``),
-    blind nils as ``scoring_view`` shows them."""
+) -> np.ndarray:
+    """The value for ``view.seat``'s side of each row of trick counts ``out``, with
+    the bids ``guessed`` by row (the seat's replaced by ``own`` unless ``None``),
+    blind nils as ``scoring_view`` shows them (float64[rows])."""
     values: dict[tuple[int, ...], Value] = {}
-    total = 0.0
-    for row, deal_bids, weight in zip(out.tolist(), guessed.tolist(), w.tolist(), strict=True):
+    found: list[float] = []
+    for row, deal_bids in zip(out.tolist(), guessed.tolist(), strict=True):
         if own is not None:
             deal_bids[view.seat] = own
         key = tuple(deal_bids)
         fn = values.get(key)
         if fn is None:
             fn = values[key] = value_for(scoring_view, deal_bids)
-        total += weight * fn(tuple(row))
-    return total / max(float(w.sum()), 1e-9)
+        found.append(fn(tuple(row)))
+    return np.array(found, dtype=np.float64)
 
 
 def _full_deals(view: PlayerView, count: int, rng: random.Random) -> np.ndarray:

@@ -47,7 +47,10 @@ class CandidateOut(BaseModel):
 
 class DecisionOut(BaseModel):
     """One decision: ``hand`` and ``action`` numbered from 0 (bids, then plays),
-    the action ``taken``, the ``best``, the points lost and the mark."""
+    the action ``taken``, the ``best``, the points lost, their standard error
+    (``loss_error``), the mark, and for a bid compared with Nil how often the Nil
+    was made against ``normal``'s defence (``nil_chance``, 0 to 1). An analysis
+    kept from before ``loss_error`` and ``nil_chance`` were given has them null."""
 
     hand: int
     action: int
@@ -55,7 +58,9 @@ class DecisionOut(BaseModel):
     taken: int | str
     best: int | str
     loss: float | None
+    loss_error: float | None = None
     mark: Mark | None
+    nil_chance: float | None = None
     candidates: list[CandidateOut]
 
 

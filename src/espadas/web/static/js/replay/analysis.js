@@ -34,10 +34,22 @@ function markName(mark) {
   return t(`ui.analysis.mark.${mark}`);
 }
 
+// The points lost and, when the analysis gives it, their standard error: "12,4 ± 3,1".
+function lossText(d) {
+  const error = d.loss_error === undefined || d.loss_error === null ? "" : ` ± ${points(d.loss_error)}`;
+  return `${points(d.loss)}${error}`;
+}
+
+function betterText(d) {
+  const params = { action: actionName(d.best), loss: lossText(d) };
+  if (d.nil_chance === undefined || d.nil_chance === null) return t("analysis.better", params);
+  return t("analysis.better_nil", { ...params, chance: Math.round(100 * d.nil_chance) });
+}
+
 export function decisionText(d) {
   const taken = takenText(d);
   if (d.loss === null) return `${taken}: ${markName(d.mark || "blunder")}`;
-  if (d.mark) return `${taken} — ${t("analysis.better", { action: actionName(d.best), loss: points(d.loss) })}: ${markName(d.mark)}`;
+  if (d.mark) return `${taken} — ${betterText(d)}: ${markName(d.mark)}`;
   return `${taken}: ${t("analysis.good")}`;
 }
 
