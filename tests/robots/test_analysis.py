@@ -170,7 +170,7 @@ def test_the_json_object() -> None:
         "candidates",
     ]
     assert entry["nil_chance"] is None  # a card, not a bid against Nil
-    assert 0 <= entry["loss_error"] and entry["loss"] > 2 * entry["loss_error"]
+    assert entry["loss_error"] >= 0 and entry["loss"] > 2 * entry["loss_error"]
     assert entry["taken"] == position["mistake"]["hands"][-1]["plays"][-1]
     assert entry["best"] in position["right"]
     points = {c["action"]: c["points"] for c in entry["candidates"]}
