@@ -193,3 +193,22 @@ def trick_clear_of_seats(page: Page, state: str) -> int:
         for seat in boxes["seats"]:
             assert apart(card, seat), (state, card, seat)
     return len(boxes["cards"])
+
+
+def cards_share_at_most_a_corner(page: Page, state: str) -> int:
+    """Asserts that no two cards of the trick on the felt overlap by more than a
+    corner (half a card's width and half its height at most), so that every card
+    is seen; the number of cards on the felt."""
+    settled(page)
+    cards: list[Box] = page.evaluate(
+        """() => [...document.querySelectorAll('#trick-cards .card')].map((c) => {
+             const r = c.getBoundingClientRect();
+             return {x: r.left, y: r.top, width: r.width, height: r.height}; })"""
+    )
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            across = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+            down = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+            if across > 0.5 and down > 0.5:
+                assert across <= a["width"] / 2 + 1 and down <= a["height"] / 2 + 1, (state, a, b)
+    return len(cards)

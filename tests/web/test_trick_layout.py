@@ -1,9 +1,10 @@
-"""The trick on the felt never covers a seat (Playwright in Debian's chromium,
-under the pages' real Content-Security-Policy): at a phone (360x640), a phone
-held sideways (640x360) and a desktop (1280x800), for three, four, five and six
-players, no card of the trick in progress, nor of a complete trick with its
-winner's mark, shares any area with any seat's box (its name, bid and tricks),
-and every card stays on the felt. Screenshots of the complete trick go to
+"""The trick on the felt never covers a seat, nor hides its own cards
+(Playwright in Debian's chromium, under the pages' real Content-Security-Policy):
+at a phone (360x640), a phone held sideways (640x360) and a desktop (1280x800),
+for three, four, five and six players, no card of the trick in progress, nor of
+a complete trick with its winner's mark, shares any area with any seat's box (its
+name, bid and tricks), every card stays on the felt, and no two cards of the
+trick overlap by more than a corner. Screenshots of the complete trick go to
 ``test-screenshots/``."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from playwright.sync_api import Browser
 
 from felt_helpers import (
     SIZES,
+    cards_share_at_most_a_corner,
     my_turn,
     person,
     play_hand,
@@ -45,6 +47,7 @@ def test_trick_cards_clear_of_every_seat(
     wait_for(page, "document.querySelectorAll('#trick-cards .card.won').length === 1")
     state = f"{players} players, {size}, last trick"
     assert trick_clear_of_seats(page, state) == players
+    assert cards_share_at_most_a_corner(page, state) == players
     shot(page, f"trick-{players}-players-{size}")
     assert csp_violations(page) == [], state
     assert errors == [], state

@@ -65,9 +65,11 @@ export function renderSeats(v) {
     // (a robot's is its seat's) and a robot's level as a badge; screen readers
     // hear it all in words
     const name = info ? (info.robot ? robotName(seat) : personName(info.name)) : t("seat.empty");
-    const level = info && info.robot ? `<span class="level">${escapeHtml(t("seat.robot_badge", { level: t(`robot.${info.robot}`) }))}</span>` : "";
+    // the level's badge leads the seat's second line; a phone shows only "robot" there
+    const full = info && info.robot ? t("seat.robot_badge", { level: t(`robot.${info.robot}`) }) : "";
+    const level = full ? `<span class="level" aria-hidden="true"><span class="level-full">${escapeHtml(full)}</span><span class="level-short">${escapeHtml(t("seat.robot_badge_short"))}</span></span>` : "";
     const label = info && info.robot ? robotLabel(v.players, seat, info.robot, true) : t("seat.person", { name, seat: seatPlace(v.players, seat) });
-    const head = `<span class="seat-head" aria-hidden="true"><span class="compass">${escapeHtml(seatMark(v.players, seat))}</span><span class="seat-name">${escapeHtml(name)}</span>${level}</span>`;
+    const head = `<span class="seat-head" aria-hidden="true"><span class="compass">${escapeHtml(seatMark(v.players, seat))}</span><span class="seat-name">${escapeHtml(name)}</span></span>`;
     const marks = [];
     if (seat === v.you) marks.push(t("ui.you"));
     const dealer = live && g.dealer === seat;
@@ -86,7 +88,7 @@ export function renderSeats(v) {
     const turnMark = turn ? `<span class="turn-mark" aria-hidden="true">${escapeHtml(t("seat.turn_mark"))}</span>` : "";
     const said = `<span class="sr-only">${escapeHtml([label, ...marks].join(", "))}</span>`;
     return `<li class="${cls}" data-seat="${seat}" data-where="${where}">${head}${said}
-<span class="seat-line">${dealerMark}${live ? seatLine(v, g, seat) : ""}${turnMark}</span></li>`;
+<span class="seat-line">${level}${dealerMark}${live ? seatLine(v, g, seat) : ""}${turnMark}</span></li>`;
   });
   $("seats").innerHTML = items.join("");
   // the page's Content-Security-Policy refuses style attributes in markup; the

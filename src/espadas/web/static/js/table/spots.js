@@ -1,12 +1,15 @@
 // Where the trick's cards lie on the felt: each in front of the seat that
 // played it, the whole pattern drawn in toward the free middle of the felt (and
 // the cards made smaller, if need be) until no card, nor the winner's mark
-// under it, covers a seat. Measured in the page, so it holds at every size and
-// for three to six players; set through the CSSOM, which the page's
-// Content-Security-Policy allows (style attributes in markup it refuses).
+// under it, covers a seat, and no card covers more than a corner of another
+// (so each card of the trick is seen, its index and most of its face). Measured
+// in the page, so it holds at every size and for three to six players; set
+// through the CSSOM, which the page's Content-Security-Policy allows (style
+// attributes in markup it refuses).
 
 const MARGIN = 4; // px kept between a card (its winner's outline) and a seat
-const SMALLEST = 0.7; // the smallest card, as a share of the stylesheet's width
+const SMALLEST = 0.55; // the smallest card, as a share of the stylesheet's width
+const CORNER = 0.5; // two cards may share at most this much of a card's width and height
 
 function overlaps(a, b) {
   return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
@@ -26,24 +29,39 @@ function clear(list, seats, width, height) {
   return list.every((b) => b.left >= 0 && b.top >= 0 && b.right <= width && b.bottom <= height && seats.every((r) => !overlaps(b, r)));
 }
 
+// Whether no two cards (w x h, centred on the boxes' x and y) share more than a
+// corner: apart, or overlapping by at most half a card each way.
+function cornersOnly(list, w, h) {
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j < list.length; j++) {
+      const ox = w - Math.abs(list[i].x - list[j].x);
+      const oy = h - Math.abs(list[i].y - list[j].y);
+      if (ox > 0.5 && oy > 0.5 && (ox > w * CORNER + 0.5 || oy > h * CORNER + 0.5)) return false;
+    }
+  }
+  return true;
+}
+
 const ACROSS = [2, 1.6, 1.3, 1, 0.8, 0.6, 0.4, 0.2, 0];
 
 // The best placing: the largest cards first, then the widest spread up and
 // down, the centre moved up or down (and sideways) as the seats leave room,
 // then the widest spread across (wider than the seats' directions if there is
-// room: cards side by side hide less of each other).
-function search(spots, seats, width, height, w0, ratio, below) {
-  for (let w = w0; w >= w0 * SMALLEST - 0.01; w -= w0 * 0.1) {
+// room: cards side by side hide less of each other). `apart`: cards share at
+// most a corner (the first search); without it, only the seats are kept clear.
+function search(spots, seats, width, height, w0, ratio, below, apart) {
+  const smallest = apart ? SMALLEST : 0.7;
+  for (let w = w0; w >= w0 * smallest - 0.01; w -= w0 * 0.05) {
     const h = w * ratio;
-    const last = w < w0 * SMALLEST + w0 * 0.1 - 0.01;
-    for (let sy = 1; sy >= -0.001; sy -= 0.05) {
+    const last = w < w0 * smallest + w0 * 0.05 - 0.01;
+    for (let sy = 1.4; sy >= -0.001; sy -= 0.05) {
       if (sy < 0.25 && !last) break; // rather a smaller card than a heap
       for (let dy = 0; dy <= height / 4; dy += 4) {
         for (const cy of dy ? [height / 2 - dy, height / 2 + dy] : [height / 2]) {
           for (const cx of [width / 2, width / 2 - width / 12, width / 2 + width / 12]) {
             for (const sx of ACROSS) {
               const list = boxes(spots, cx, cy, sx, Math.max(sy, 0), w, h, below);
-              if (clear(list, seats, width, height)) return { w, list };
+              if (clear(list, seats, width, height) && (!apart || cornersOnly(list, w, h))) return { w, list };
             }
           }
         }
@@ -70,7 +88,9 @@ export function layOut(box, cards, played, every) {
     return { left: r.left - area.left, right: r.right - area.left, top: r.top - area.top, bottom: r.bottom - area.top };
   });
   const spots = every.map((d) => ({ x: 0.14 * area.width * d.x, y: 0.19 * area.height * d.y }));
-  const found = search(spots, seats, area.width, area.height, w0, ratio, below);
+  // cards that share at most a corner; failing that (a felt too small), clear of the seats
+  const found = search(spots, seats, area.width, area.height, w0, ratio, below, true)
+    || search(spots, seats, area.width, area.height, w0, ratio, below, false);
   if (!found) return;
   if (found.w < w0 - 0.5) box.style.setProperty("--trick-w", `${found.w.toFixed(1)}px`);
   cards.forEach((card, i) => {
