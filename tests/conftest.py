@@ -57,9 +57,14 @@ SLOW_MODULES = frozenset(
         "test_loadtest",
         "test_lobby_load",
         "test_orphan_workers",
+        "test_copy_db",
+        "test_backup_restore",
+        "test_reverse_proxy",
     }
 )
-"""The modules of crash, fuzzing and load tests: ``scripts/test --fast`` leaves them out."""
+"""The modules of crash, fuzzing and load tests, and the hosting recipes run whole
+(database copies, backups and restores, the proxy with its own nginx):
+``scripts/test --fast`` leaves them out, and the suite starts them first."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
