@@ -138,7 +138,7 @@ def test_a_day_before_and_after_it_closes(
         link = page.locator("#boards-file")
         assert link.get_attribute("href") == f"/api/challenge/{DAY}/boards"
         assert link.get_attribute("download") == f"espadas-boards-{DAY}.json"
-        command = page.locator("#verify-command").inner_text()
+        command = page.locator("#verify-command").text_content()  # folded
         assert command == f"espadas verify espadas-boards-{DAY}.json"
         assert page.locator("#standings a[href^='/jugador/']").count() == 2
         axe_clean(page, f"the closed day {lang}")

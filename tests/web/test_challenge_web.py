@@ -95,7 +95,7 @@ def test_the_challenge_page(browser: Browser, base: str, played: str, lang: str,
     page.wait_for_selector("#create", state="visible")
     page.goto("/reto")
     wait_for(page, "document.getElementById('commitment').textContent.length === 64")
-    commitment = page.locator("#commitment").inner_text()
+    commitment = page.locator("#commitment").text_content() or ""  # folded: "¿Es justo…?"
     assert re.fullmatch(r"[0-9a-f]{64}", commitment)
     assert page.locator("html").get_attribute("lang") == lang
     wait_for(page, "document.querySelectorAll('#standings tbody tr').length >= 2")

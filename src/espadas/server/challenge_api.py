@@ -159,6 +159,24 @@ def _attempt(request: Request, attempt: Attempt) -> dict[str, Any]:
     }
 
 
+class PastDayOut(BaseModel):
+    day: str
+    players: int
+
+
+class PastDaysOut(BaseModel):
+    days: list[PastDayOut]
+
+
+@router.get("/api/challenges", responses=answer(PastDaysOut) | refusals(422))
+async def past_days(request: Request, limit: int = Query(14, ge=1, le=100)) -> dict[str, Any]:
+    """The days before today that had a challenge, newest first (``limit`` of them),
+    each with how many players made an attempt: their pages are ``/reto/DAY``."""
+    challenges = _challenges(request)
+    found = await challenges.store.challenges.days(challenges.today(), limit)
+    return {"days": [{"day": day, "players": n} for day, n in found]}
+
+
 @router.get("/api/challenge", responses=answer(ChallengeOut))
 async def today(request: Request, player: MaybePlayerDep) -> dict[str, Any]:
     """Today's challenge (made when first asked for): its commitment, boards (their

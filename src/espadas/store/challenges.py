@@ -288,6 +288,25 @@ class Challenges:
                 for r in rows
             ]
 
+    async def days(self, before: str, limit: int) -> list[tuple[str, int]]:
+        """The days before ``before`` that have a challenge, newest first, each with
+        how many players made an attempt."""
+        players = (
+            sa.select(sa.func.count())
+            .select_from(challenge_attempts)
+            .where(challenge_attempts.c.day == challenges.c.day)
+            .scalar_subquery()
+        )
+        query = (
+            sa.select(challenges.c.day, players.label("players"))
+            .where(challenges.c.day < before)
+            .order_by(challenges.c.day.desc())
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(str(r.day), int(r.players or 0)) for r in rows]
+
     async def count(self, day: str, player_id: str | None = None) -> int:
         """How many results the day has (the leaderboard's version), or one player."""
         where = [challenge_results.c.day == day]

@@ -1,8 +1,10 @@
-// The daily challenge: today's commitment, your one attempt (start, go to your
-// table, leave) and the day's standings, each board against the field and par.
+// The daily challenge: today's boards and robots, your one attempt (start, go to
+// your table, leave), the day's standings (each board against the others and
+// the robots' par), why the deal is fair (folded: the commitment and how it is
+// checked) and the days before, each a link.
 import { call, session } from "./api.js";
-import { t } from "./i18n.js";
-import { announce, confirmDialog, setUp, showError } from "./page.js";
+import { plural, t } from "./i18n.js";
+import { announce, confirmDialog, escapeHtml, setUp, showError } from "./page.js";
 import { factsText } from "./challenge/facts.js";
 import { renderStandings } from "./challenge/standings.js";
 
@@ -36,6 +38,17 @@ function renderChallenge(data, me) {
   }
 }
 
+// The days before today, each a link to its page (standings, and its boards
+// once closed).
+async function showPastDays() {
+  const answer = await call("GET", "/api/challenges?limit=14");
+  const days = answer.ok ? answer.data.days : [];
+  document.getElementById("past-none").hidden = days.length > 0;
+  document.getElementById("past-days").innerHTML = days
+    .map((d) => `<li><a href="/reto/${escapeHtml(d.day)}">${escapeHtml(d.day)}</a> · ${escapeHtml(plural("challenge.players_n", d.players))}</li>`)
+    .join("");
+}
+
 async function refresh(me) {
   const today = await call("GET", "/api/challenge");
   if (!today.ok) {
@@ -52,6 +65,7 @@ async function main() {
   await setUp();
   const me = await session();
   let today = await refresh(me);
+  showPastDays();
   document.getElementById("start").addEventListener("click", async () => {
     const answer = await call("POST", "/api/challenge/attempt");
     if (!answer.ok) {

@@ -1,6 +1,9 @@
-// A day of the daily challenge (/reto/DAY): its commitment and standings; once
-// the day has closed, its boards file to download and check with `espadas
-// verify`, and each result links to the side-by-side replay of that board.
+// A day of the daily challenge (/reto/DAY): its standings, kept up to date while
+// the day is open (asked again a moment after the page opens, then every few
+// seconds: a result just finished shows without a reload); folded, why the deal
+// is fair, and once the day has closed its boards file to download and check
+// with `espadas verify`; then each result links to the side-by-side replay of
+// that board.
 import { call } from "./api.js";
 import { t } from "./i18n.js";
 import { setUp } from "./page.js";
@@ -8,6 +11,17 @@ import { factsText } from "./challenge/facts.js";
 import { renderStandings } from "./challenge/standings.js";
 
 const day = decodeURIComponent(window.location.pathname.split("/")[2] || "");
+const FIRST_MS = 1500; // the standings are made again in the background: soon after the first read
+const EVERY_MS = 10000;
+
+// An open day's standings, asked again after `wait` and then every few seconds.
+function follow(shown, wait) {
+  window.setTimeout(async () => {
+    const board = await call("GET", `/api/challenge/${shown}/leaderboard`);
+    if (board.ok) renderStandings(board.data, null);
+    follow(shown, EVERY_MS);
+  }, wait);
+}
 
 async function main() {
   await setUp();
@@ -34,6 +48,7 @@ async function main() {
   }
   const board = await call("GET", `/api/challenge/${data.day}/leaderboard`);
   if (board.ok) renderStandings(board.data, data.closed ? data.day : null);
+  if (!data.closed) follow(data.day, FIRST_MS);
   state.textContent = data.closed ? t("challenge_day.closed") : t("challenge_day.still_open");
   document.getElementById("day-deals").hidden = false;
   document.getElementById("day-board").hidden = false;

@@ -1,7 +1,10 @@
-// A day's standings of the daily challenge: each player's result on each board
-// against the field and par. Once the day has closed (``compare``: its day) each
-// result links to the side-by-side replay of that board, and each name to the
-// player's profile.
+// A day's standings of the daily challenge: each player's place, their share of
+// the others beaten and their points over the others' average, and under it a
+// row of each board's result in a short chip (the average and the robots'
+// result said in words to screen readers and on hover), the robots' par last.
+// The chips wrap across the table's width, so it fits a phone as a desktop.
+// Once the day has closed (``compare``: its day) each chip links to the
+// side-by-side replay of that board, and each name to the player's profile.
 import { t } from "../i18n.js";
 import { escapeHtml } from "../page.js";
 
@@ -15,13 +18,22 @@ function lineText(line) {
   return t(key, { points: line.points, field: fixed(line.field), par });
 }
 
-function cell(line, standing, compare) {
-  if (!line) return "–";
-  const text = escapeHtml(lineText(line));
-  if (!compare) return text;
-  const href = `/reto/${compare}/tablero/${line.board}?jugador=${encodeURIComponent(standing.player)}`;
-  const label = t("challenge.compare_link", { name: standing.name, board: line.board });
-  return `<a href="${escapeHtml(href)}" aria-label="${escapeHtml(label)}">${text}</a>`;
+function chip(n, line, standing, compare) {
+  if (!line) return "";
+  const said = t("challenge.board_result", { n, result: lineText(line) });
+  const robot = line.robot ? `<span class="chip-robot">${escapeHtml(t("challenge.chip_robot"))}</span>` : "";
+  const face = `<span class="chip-n" aria-hidden="true">${n}</span><span aria-hidden="true">${escapeHtml(String(line.points))}${robot}</span>`;
+  if (!compare) return `<li class="chip" title="${escapeHtml(said)}">${face}<span class="sr-only">${escapeHtml(said)}</span></li>`;
+  const href = `/reto/${compare}/tablero/${n}?jugador=${encodeURIComponent(standing.player)}`;
+  const label = `${t("challenge.compare_link", { name: standing.name, board: n })}: ${lineText(line)}`;
+  return `<li class="chip"><a href="${escapeHtml(href)}" title="${escapeHtml(said)}" aria-label="${escapeHtml(label)}">${face}</a></li>`;
+}
+
+function plainChips(values, key) {
+  return values.map((v, i) => {
+    const said = t(key, { n: i + 1, points: v });
+    return `<li class="chip" title="${escapeHtml(said)}"><span class="chip-n" aria-hidden="true">${i + 1}</span><span aria-hidden="true">${escapeHtml(String(v))}</span><span class="sr-only">${escapeHtml(said)}</span></li>`;
+  }).join("");
 }
 
 export function renderStandings(data, compare = null) {
@@ -30,9 +42,9 @@ export function renderStandings(data, compare = null) {
   box.hidden = data.standings.length === 0;
   if (!data.standings.length) return;
   const boards = Array.from({ length: data.boards }, (_, i) => i + 1);
-  const head = boards.map((n) => `<th scope="col">${escapeHtml(t("challenge.board_n", { n }))}</th>`).join("");
   const par = data.par
-    ? `<tr class="par"><th scope="row" colspan="4">${escapeHtml(t("challenge.par"))}</th>${data.par.map((p) => `<td>${p}</td>`).join("")}</tr>`
+    ? `<tr class="par"><th scope="row" colspan="4">${escapeHtml(t("challenge.par"))}</th></tr>
+<tr class="lines"><td colspan="4"><ul class="chips">${plainChips(data.par, "challenge.par_board")}</ul></td></tr>`
     : "";
   // your own row after the first ones shown, when you are further down
   const shown = data.mine && data.you >= data.standings.length ? [...data.standings, data.mine] : data.standings;
@@ -42,10 +54,14 @@ export function renderStandings(data, compare = null) {
     const cells = new Map(s.lines.map((line) => [line.board, line]));
     const you = data.you === i ? ` (${escapeHtml(t("challenge.you"))})` : "";
     const name = compare ? `<a href="/jugador/${encodeURIComponent(s.player)}">${escapeHtml(s.name)}</a>` : escapeHtml(s.name);
-    const tds = boards.map((n) => `<td>${cell(cells.get(n), s, compare)}</td>`).join("");
-    return `<tr${data.you === i ? ' class="you"' : ""}><td>${s.rank}</td><th scope="row">${name}${you}</th><td>${fixed(s.matchpoints)}</td><td>${fixed(s.total)}</td>${tds}</tr>`;
+    const chips = boards.map((n) => chip(n, cells.get(n), s, compare)).join("");
+    const boardsOf = `<span class="sr-only">${escapeHtml(t("challenge.boards_of", { name: s.name }))}</span>`;
+    return `<tr${data.you === i ? ' class="you"' : ""}><td>${s.rank}</td><th scope="row">${name}${you}</th><td>${fixed(s.matchpoints)}</td><td>${fixed(s.total)}</td></tr>
+<tr class="lines"><td colspan="4">${boardsOf}<ul class="chips">${chips}</ul></td></tr>`;
   }).join("");
+  const head = ["challenge.rank", "challenge.player", "challenge.matchpoints", "challenge.total"]
+    .map((key) => `<th scope="col">${escapeHtml(t(key))}</th>`).join("");
   box.innerHTML = `<table><caption>${escapeHtml(t("challenge.table_caption"))}</caption>
-<thead><tr><th scope="col">${escapeHtml(t("challenge.rank"))}</th><th scope="col">${escapeHtml(t("challenge.player"))}</th><th scope="col">${escapeHtml(t("challenge.matchpoints"))}</th><th scope="col">${escapeHtml(t("challenge.total"))}</th>${head}</tr></thead>
+<thead><tr>${head}</tr></thead>
 <tbody>${rows}${par}</tbody></table>`;
 }
