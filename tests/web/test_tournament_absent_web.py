@@ -89,6 +89,9 @@ def test_the_organiser_puts_a_robot_in(browser: Browser, base: str, lang: str) -
         in_step(page)
         page.reload()
         page.get_by_role("button", name=words["start"], exact=True).click()
+        # two entrants make one table a round: the page asks before starting
+        page.wait_for_selector("#confirm[open]")
+        page.locator("#confirm [data-role=yes]").click()
         # the pair Ana & Bea against two robots: the robot at seat 1 bids, then Bea
         # (seat 2) does not
         wait_for(page, "(t) => document.getElementById('tables').textContent.includes(t)",
