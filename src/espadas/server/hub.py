@@ -270,8 +270,8 @@ class Hub:
         nothing). Asking again answers the same table; asking with another
         partner once it is open is refused (``rematch_exists``)."""
         now = self.settings.clock.now()
+        opened = False  # kept across attempts: a mark lost to a race is no new table
         for _attempt in range(8):
-            opened = False
             async with self._lock(table_id):
                 old = await self._load(table_id, fresh=True)
                 new_id = old.rematch_target(player)
