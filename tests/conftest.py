@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from profile_helpers import FAST_EXAMPLES
+from server_helpers import Client, LobbySocket, People
 
 settings.register_profile(
     "ci",
@@ -180,3 +181,22 @@ def browser() -> Iterator[Any]:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def people(base: str) -> Iterator[People]:
+    """People in the lobby (the server tests): each made by ``people(name, lang)``,
+    a signed-in client with a lobby socket open, both closed after the test."""
+    made: list[tuple[Client, LobbySocket]] = []
+
+    def make(name: str, lang: str = "es") -> tuple[Client, LobbySocket]:
+        client = Client(base, lang)
+        client.sign_in(name)
+        socket = LobbySocket(base, client.cookie_header())
+        made.append((client, socket))
+        return client, socket
+
+    yield make
+    for client, socket in made:
+        socket.close()
+        client.close()

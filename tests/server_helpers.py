@@ -8,7 +8,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -278,3 +278,8 @@ class LobbySocket:
     def close(self) -> None:
         self.socket.close()
         self._thread.join(5)
+
+
+People = Callable[..., tuple[Client, LobbySocket]]
+"""The ``people`` fixture of the server tests: ``people(name, lang="es")`` makes a
+signed-in person with a lobby socket open."""

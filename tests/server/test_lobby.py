@@ -6,7 +6,6 @@ refused once full, or to a blocked person); refusals are clear in both languages
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,23 +22,6 @@ def server_options() -> dict[str, Any]:
         "lobby_wait_s": 1.0,
         "lobby_tick_s": 0.1,
     }
-
-
-@pytest.fixture
-def people(base: str) -> Iterator[Any]:
-    made: list[tuple[Client, LobbySocket]] = []
-
-    def make(name: str, lang: str = "es") -> tuple[Client, LobbySocket]:
-        client = Client(base, lang)
-        client.sign_in(name)
-        socket = LobbySocket(base, client.cookie_header())
-        made.append((client, socket))
-        return client, socket
-
-    yield make
-    for client, socket in made:
-        socket.close()
-        client.close()
 
 
 def test_four_people_pressing_quick_play_land_at_one_rated_table(people: Any) -> None:

@@ -9,12 +9,12 @@ completion rate is never seated with someone below it."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from server_helpers import Client, LobbySocket
+from server_helpers import Client, People
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
@@ -29,26 +29,6 @@ def server_options() -> dict[str, Any]:
         "lobby_arrival_s": 2.0,
         "lobby_tick_s": 0.1,
     }
-
-
-People = Callable[..., tuple[Client, LobbySocket]]
-
-
-@pytest.fixture
-def people(base: str) -> Iterator[People]:
-    made: list[tuple[Client, LobbySocket]] = []
-
-    def make(name: str, lang: str = "es") -> tuple[Client, LobbySocket]:
-        client = Client(base, lang)
-        client.sign_in(name)
-        socket = LobbySocket(base, client.cookie_header())
-        made.append((client, socket))
-        return client, socket
-
-    yield make
-    for client, socket in made:
-        socket.close()
-        client.close()
 
 
 def _until(check: Callable[[], Any], what: str, timeout: float = 8) -> Any:
