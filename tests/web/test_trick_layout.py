@@ -47,13 +47,8 @@ def test_trick_cards_clear_of_every_seat(
     wait_for(page, "document.querySelectorAll('#trick-cards .card.won').length === 1")
     state = f"{players} players, {size}, last trick"
     assert trick_clear_of_seats(page, state) == players
-    if not (players == 6 and size in ("phone", "landscape")):
-        # known limit: on a phone's felt, upright or sideways, six cards with the
-        # winner's mark under one may find no placing a corner apart and clear of
-        # the seats (it depends on which seat won); the page then keeps them clear
-        # of the seats only, which the line above checks
-        assert cards_share_at_most_a_corner(page, state) == players
     shot(page, f"trick-{players}-players-{size}")
+    assert cards_share_at_most_a_corner(page, state) == players
     assert csp_violations(page) == [], state
     assert errors == [], state
     context.close()

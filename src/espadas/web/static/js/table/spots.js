@@ -16,12 +16,13 @@ function overlaps(a, b) {
 }
 
 // The boxes the cards would take at spreads sx, sy around (cx, cy), each card
-// w x h plus what the winner's mark and outline need around it.
+// w x h plus what the winner's mark and outline need around it (below[i] under
+// card i).
 function boxes(spots, cx, cy, sx, sy, w, h, below) {
-  return spots.map((p) => {
+  return spots.map((p, i) => {
     const x = cx + sx * p.x;
     const y = cy + sy * p.y;
-    return { x, y, left: x - w / 2 - MARGIN, right: x + w / 2 + MARGIN, top: y - h / 2 - MARGIN, bottom: y + h / 2 + below };
+    return { x, y, left: x - w / 2 - MARGIN, right: x + w / 2 + MARGIN, top: y - h / 2 - MARGIN, bottom: y + h / 2 + below[i] };
   });
 }
 
@@ -88,9 +89,32 @@ export function layOut(box, cards, played, every) {
     return { left: r.left - area.left, right: r.right - area.left, top: r.top - area.top, bottom: r.bottom - area.top };
   });
   const spots = every.map((d) => ({ x: 0.14 * area.width * d.x, y: 0.19 * area.height * d.y }));
+  // room for the mark under every card, so that the pattern stays as the trick
+  // fills; on a crowded felt (six seats on a phone), under the winner's card
+  // only; failing that, the mark lies on the winner's card itself, over its foot
+  const everyMark = every.map(() => below);
+  const won = cards.findIndex((card) => card.classList.contains("won"));
+  const winnerMark = every.map((_, seat) => (won >= 0 && played[won] === seat ? below : MARGIN));
+  const noMark = every.map(() => MARGIN);
+  // the side seats' cards drawn further apart up and down than the seats
+  // themselves are, where the felt is crowded (six seats, two on each side)
+  const taller = [1.5, 2].map((k) => spots.map((p) => (Math.abs(p.x) > 1 ? { x: p.x, y: p.y * k } : p)));
+  const apart = (marks) => {
+    for (const shape of [spots, ...taller]) {
+      const placing = search(shape, seats, area.width, area.height, w0, ratio, marks, true);
+      if (placing) return placing;
+    }
+    return null;
+  };
+  let inside = false;
   // cards that share at most a corner; failing that (a felt too small), clear of the seats
-  const found = search(spots, seats, area.width, area.height, w0, ratio, below, true)
-    || search(spots, seats, area.width, area.height, w0, ratio, below, false);
+  let found = apart(everyMark) || (won >= 0 && apart(winnerMark));
+  if (!found && won >= 0) {
+    found = apart(noMark);
+    inside = Boolean(found);
+  }
+  found = found || search(spots, seats, area.width, area.height, w0, ratio, everyMark, false);
+  box.classList.toggle("mark-inside", inside);
   if (!found) return;
   if (found.w < w0 - 0.5) box.style.setProperty("--trick-w", `${found.w.toFixed(1)}px`);
   cards.forEach((card, i) => {
