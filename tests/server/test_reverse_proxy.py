@@ -182,6 +182,7 @@ def live(
         additional_headers={"Cookie": cookie, **headers},
         proxy=None,
         source_address=(source, 0),
+        open_timeout=60,  # a loaded machine: TLS and the upgrade through nginx
     )
 
 
