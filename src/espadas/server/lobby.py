@@ -351,22 +351,26 @@ class LobbyService:
         if level not in self.levels():
             raise ApiError(422, "lobby_bad_robot", levels=", ".join(self.levels()))
         now = self.settings.clock.now()
-        if await self.lobby.busy(player.id, now - LIVE_SINCE):
+        kind = kind_of(rules.partnerships)
+        standing = await self.lobby.standing(player.id, now - LIVE_SINCE, kind)
+        if standing.busy:
             raise ApiError(409, "lobby_playing")
-        rating = await self.lobby.rating(player.id, kind_of(rules.partnerships))
         completion = (await self.store.club.completion(player.id)).rate
         entry = await self.lobby.join(
             player.id,
             player.name,
             pool,
             rules.to_dict(),
-            rating,
+            standing.rating,
             wait_s,
             level,
             now,
             completion,
             min_completion,
         )
+        # one way to wait at a time
+        if standing.seeking and await self.store.seeks.withdraw([player.id]):
+            self._lists = {}
         self.wake.set()
         return entry
 

@@ -135,7 +135,6 @@ async def quick_play(body: QuickIn, request: Request, player: PlayerDep) -> dict
     await _limited(request, player.id)
     service = _service(request)
     entry = await service.quick(player, body.rules, body.wait, body.robot, body.min_completion)
-    await SeekService(service).withdraw(player.id)  # one way to wait at a time
     return {"you": entry.public()}
 
 

@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from espadas.engine import Rules
-from espadas.store.lobby_schema import blocks, lobby_open, lobby_queue
+from espadas.store.lobby_schema import blocks, lobby_open, lobby_queue, lobby_seeks
 from espadas.store.schema import club_ratings, members, tables
 from espadas.tables.ids import new_table_id
 from espadas.tables.pairing import Waiting, fill, pair
@@ -88,6 +88,35 @@ def _entry(row: Any) -> Entry:
         row.robot,
         row.table_id,
         row.min_completion or 0.0,
+    )
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A person as quick play finds them: seated at a live game (``busy``), their
+    rating, and whether a seek of theirs is listed (``seeking``)."""
+
+    busy: bool
+    rating: int
+    seeking: bool
+
+
+def _busy_query(player_id: str, since: datetime) -> sa.Select[Any]:
+    return (
+        sa.select(tables.c.id)
+        .join(members, members.c.table_id == tables.c.id)
+        .where(
+            members.c.player_id == player_id,
+            tables.c.status == "playing",
+            tables.c.updated_at > since.isoformat(),
+        )
+        .limit(1)
+    )
+
+
+def _rating_query(player_id: str, kind: str) -> sa.Select[Any]:
+    return sa.select(club_ratings.c.rating).where(
+        club_ratings.c.subject == player_id, club_ratings.c.kind == kind
     )
 
 
@@ -175,34 +204,33 @@ class Lobby:
             )
             return {pool: int(n) for pool, n in rows}
 
+    async def standing(self, player_id: str, since: datetime, kind: str) -> Standing:
+        """What quick play reads of a person before queueing them, on one
+        connection: :meth:`busy`, :meth:`rating` and whether a seek of theirs
+        nobody accepted is listed."""
+        async with self.engine.connect() as conn:
+            busy = (await conn.execute(_busy_query(player_id, since))).first() is not None
+            rating = (await conn.execute(_rating_query(player_id, kind))).first()
+            seeking = (
+                await conn.execute(
+                    sa.select(lobby_seeks.c.table_id)
+                    .where(lobby_seeks.c.creator == player_id, ~lobby_seeks.c.accepted)
+                    .limit(1)
+                )
+            ).first()
+        return Standing(busy, START if rating is None else int(rating.rating), seeking is not None)
+
     async def busy(self, player_id: str, since: datetime) -> bool:
         """Whether the person is seated at a game in progress that moved after
         ``since`` (a live game: quick play does not seat them at another)."""
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(tables.c.id)
-                    .join(members, members.c.table_id == tables.c.id)
-                    .where(
-                        members.c.player_id == player_id,
-                        tables.c.status == "playing",
-                        tables.c.updated_at > since.isoformat(),
-                    )
-                    .limit(1)
-                )
-            ).first()
+            row = (await conn.execute(_busy_query(player_id, since))).first()
         return row is not None
 
     async def rating(self, player_id: str, kind: str) -> int:
         """The person's club rating of ``kind`` (the starting rating if none yet)."""
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(club_ratings.c.rating).where(
-                        club_ratings.c.subject == player_id, club_ratings.c.kind == kind
-                    )
-                )
-            ).first()
+            row = (await conn.execute(_rating_query(player_id, kind))).first()
         return START if row is None else int(row.rating)
 
     async def form(self, at: datetime) -> list[Seated]:

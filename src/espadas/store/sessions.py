@@ -4,10 +4,11 @@ The signed player cookie carries a session id (random, 192 bits); the database
 keeps only its SHA-256 (``id_hash``, which the API also uses to name a session:
 knowing it signs nobody in). A revoked session signs nobody in from then on.
 
-Checking a session on every request is kept cheap: a valid answer is trusted
-for :data:`CHECK_S` seconds in this process (a sign-out made through this
-process forgets it at once; one made through another instance is seen within
-:data:`CHECK_S`), and ``seen_at`` is written at most once per :data:`SEEN_STEP`.
+Checking a session on every request is kept cheap: a valid answer, or a session
+opened by this process, is trusted for :data:`CHECK_S` seconds in this process
+(a sign-out made through this process forgets it at once; one made through
+another instance is seen within :data:`CHECK_S`), and ``seen_at`` is written at
+most once per :data:`SEEN_STEP`.
 
 Cookies signed before sessions existed carry a player id alone; they keep
 working until the person signs every other device out (``old_cookies_off``).
@@ -79,6 +80,7 @@ class Sessions:
                     how=how,
                 )
             )
+        self._remember(token_hash(session_id), player_id, stamp(at))
         return session_id
 
     async def valid(self, player_id: str, session_id: str, now: datetime) -> bool:
@@ -106,10 +108,14 @@ class Sessions:
                 await conn.execute(
                     sessions.update().where(sessions.c.id_hash == key).values(seen_at=seen)
                 )
+        self._remember(key, player_id, seen)
+        return True
+
+    def _remember(self, key: str, player_id: str, seen: str) -> None:
+        """A session known open here (for :data:`CHECK_S`): checked, or opened here."""
         if len(self._valid) >= KEPT:
             self._valid.clear()
-        self._valid[key] = (moment, player_id, seen)
-        return True
+        self._valid[key] = (time.monotonic(), player_id, seen)
 
     async def old_cookie_valid(self, player_id: str) -> bool:
         """Whether a cookie of ``player_id`` signed before sessions still works."""
