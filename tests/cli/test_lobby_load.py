@@ -13,7 +13,7 @@ import pytest
 from espadas.cli import lobby_load
 from espadas.cli.lobby_report import GONE, Person, checks
 from espadas.cli.main import main
-from espadas.server.lobby import RULE_SETS
+from espadas.tables.quick import RULE_SETS
 from server_helpers import fresh_postgres, running_server, settings_for
 
 OPTIONS = {

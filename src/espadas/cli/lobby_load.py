@@ -57,7 +57,7 @@ from espadas.cli.lobby_report import (
     figures,
     seat_in_view,
 )
-from espadas.server.lobby import RULE_SETS
+from espadas.tables.quick import RULE_SETS
 
 PATIENCE = 60.0
 """Seconds past the wait before robots after which a person not seated is lost."""

@@ -40,23 +40,12 @@ from espadas.store.store import Conflict, Player, Store, UnknownTable
 from espadas.tables.challenge import PREFIX as CHALLENGE_PREFIX
 from espadas.tables.clock import LIVE_TURN_LIMIT, limit
 from espadas.tables.presence import drop
+from espadas.tables.quick import MINE, RULE_SETS
 from espadas.tables.rating import START, kind_of
 from espadas.tables.table import Table
 
 log = logging.getLogger("espadas.lobby")
 
-RULE_SETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "estandar": ("estandar", {}),
-    "pagat": ("pagat", {}),
-    "cien": ("cien", {}),
-    "sala": ("sala", {}),
-    "sala-3": ("sala", {"players": 3}),
-    "sala-5": ("sala", {"players": 5}),
-    "sala-6": ("sala", {"players": 6}),
-}
-"""The rule sets of quick play: a preset and its options. ``mine`` (the rules of
-the person's last table) is one more."""
-MINE = "mine"
 WAIT_RANGE = (1.0, 300.0)
 """The wait before robots a person may choose (seconds)."""
 LIVE_SINCE = timedelta(minutes=30)

@@ -23,13 +23,14 @@ from espadas.server.dependencies import (
 from espadas.server.errors import ApiError
 from espadas.server.identity import PLAYER_COOKIE
 from espadas.server.limiter import RateLimit
-from espadas.server.lobby import MINE, RULE_SETS, LobbyService
+from espadas.server.lobby import LobbyService
 from espadas.server.openapi import refusals
 from espadas.server.seeks import SeekService, SeekSpec
 from espadas.server.table_api import _view_response
 from espadas.store.lobby import Lobby
 from espadas.store.tournaments import Tournaments
 from espadas.tables.ids import TABLE_ID_MAX
+from espadas.tables.quick import MINE, RULE_SETS
 
 router = APIRouter()
 
