@@ -18,3 +18,17 @@ def test_the_command_and_the_site_do_not_load_the_search() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_command_loads_no_server_stack_before_its_sub_command_runs() -> None:
+    """Building the parser of every sub-command imports neither the web framework
+    nor the database layer: ``espadas replay`` or ``espadas verify`` start in a
+    fraction of a second (the load test's options once imported the server)."""
+    probe = (
+        "import sys, espadas.cli.main; espadas.cli.main.build_parser(); "
+        "print(sorted(m for m in ('fastapi', 'starlette', 'sqlalchemy', 'uvicorn', 'pydantic') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
