@@ -147,3 +147,24 @@ def test_refusals_are_clear_in_both_languages(people: Any) -> None:
     anon = Client(ana.base)
     assert anon.request("POST", "/api/lobby/quick", {}).status_code in (401, 403)
     anon.close()
+
+
+def test_the_lists_are_kept_longer_when_many_sockets_watch() -> None:
+    """Each new list is a frame to every lobby socket: up to a hundred sockets the
+    lists are made again every second, beyond that in proportion."""
+    import asyncio
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    from espadas.server.lobby import LISTS_EVERY, LISTS_SOCKETS, LobbyService, Socket
+    from espadas.server.settings import Settings
+
+    async def check() -> None:
+        service = LobbyService(SimpleNamespace(lobby=None), None, Settings())  # type: ignore[arg-type]
+        assert service.lists_every() == LISTS_EVERY == timedelta(seconds=1)
+        service.sockets = {Socket(f"p{i}") for i in range(LISTS_SOCKETS)}
+        assert service.lists_every() == LISTS_EVERY
+        service.sockets |= {Socket(f"q{i}") for i in range(2 * LISTS_SOCKETS)}
+        assert service.lists_every() == 3 * LISTS_EVERY
+
+    asyncio.run(check())

@@ -53,6 +53,10 @@ LIVE_SINCE = timedelta(minutes=30)
 by quick play elsewhere, and it is listed to watch."""
 VOUCH_EVERY = timedelta(seconds=2)
 LISTS_EVERY = timedelta(seconds=1)
+LISTS_SOCKETS = 100
+"""Beyond this many lobby sockets on an instance, the lists are kept longer than
+:data:`LISTS_EVERY` in proportion (300 sockets: 3 s): the frames they cost stay
+about one a second for a hundred sockets, however many wait."""
 ORPHANS_AFTER = timedelta(seconds=5)
 ROUND_GAP_S = 0.1
 """The least time between two rounds: the presses of a busy moment share one."""
@@ -84,6 +88,10 @@ class Socket:
     player: str | None
     frames: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     last: str = ""
+    own: str = ""
+    """The socket's own part of its last frame (``you`` and ``seek``)."""
+    shared: str = ""
+    """The lists its last frame carried (the same string object while they hold)."""
     seated: bool = False
     """The last frame told its person their table (nothing to leave on closing)."""
 
@@ -101,6 +109,7 @@ class LobbyService:
         self._vouched = datetime.min.replace(tzinfo=UTC)
         self._orphans = datetime.min.replace(tzinfo=UTC)
         self._lists: dict[str, Any] = {}
+        self._encoded: tuple[dict[str, Any], str] = ({}, "")
         self._listed = datetime.min.replace(tzinfo=UTC)
         self.wake = asyncio.Event()
         self._made: set[str] = set()
@@ -208,21 +217,33 @@ class LobbyService:
                 # there now would find no such table; told at a later round
                 entries[player] = replace(row, table_id=None)
         seeks = await self.store.seeks.of_many(here)
-        lists = await self.lists(now)
-        shared = _compact(lists)[1:-1]  # the lists, encoded once for every socket
+        shared = await self._shared(now)  # the lists, encoded once for every socket
         for socket in list(self.sockets):
             entry = entries.get(socket.player) if socket.player else None
             seek = seeks.get(socket.player) if socket.player else None
-            own = {
-                "type": "lobby",
-                "you": None if entry is None else entry.public(),
-                "seek": None if seek is None else seek.public(),
-            }
-            frame = _compact(own)[:-1] + "," + shared + "}" if shared else _compact(own)
+            own = _compact(
+                {
+                    "type": "lobby",
+                    "you": None if entry is None else entry.public(),
+                    "seek": None if seek is None else seek.public(),
+                }
+            )
+            if own == socket.own and shared is socket.shared and socket.last:
+                continue  # nothing new for this socket: no frame built
+            frame = own[:-1] + "," + shared + "}" if shared else own
+            socket.own, socket.shared = own, shared
             if frame != socket.last:
                 socket.last = frame
                 socket.seated = entry is not None and entry.table_id is not None
                 socket.frames.put_nowait(frame)
+
+    async def _shared(self, now: datetime) -> str:
+        """The lists as a frame carries them (without braces), encoded again only
+        when they were made again."""
+        lists = await self.lists(now)
+        if lists is not self._encoded[0]:
+            self._encoded = (lists, _compact(lists)[1:-1])
+        return self._encoded[1]
 
     async def made(self, table_ids: set[str]) -> set[str]:
         """Those of ``table_ids`` that exist: a table another instance claimed may
@@ -262,7 +283,7 @@ class LobbyService:
         """``counts`` (waiting per rule set), ``open`` tables and games to ``watch``
         (highest rated first), made at most once per :data:`LISTS_EVERY`."""
         now = now or self.settings.clock.now()
-        if self._lists and now - self._listed < LISTS_EVERY:
+        if self._lists and now - self._listed < self.lists_every():
             return self._lists
         open_ids = await self.lobby.open_tables()
         playing = await self.lobby.playing(now - LIVE_SINCE)
@@ -303,6 +324,11 @@ class LobbyService:
         }
         self._listed = now
         return self._lists
+
+    def lists_every(self) -> timedelta:
+        """How long the lists are kept: :data:`LISTS_EVERY`, longer when many
+        sockets watch the lobby (each new list is a frame to each of them)."""
+        return LISTS_EVERY * max(1.0, len(self.sockets) / LISTS_SOCKETS)
 
     def describe(self, table: Table, ratings: dict[tuple[str, str], int]) -> dict[str, Any]:
         """A table as the lobby's lists show it: id, rule set, players, the seats
