@@ -237,7 +237,6 @@ class Lobby:
         """One round of pairing over every pool (see the module): the tables
         claimed, to be created. Raises :class:`Taken` (nothing claimed) when
         someone left or moved meanwhile."""
-        formed: list[Seated] = []
         async with self.engine.begin() as conn:
             if self.engine.dialect.name == "postgresql":
                 got = await conn.scalar(sa.select(sa.func.pg_try_advisory_xact_lock(FORM_LOCK)))
@@ -264,6 +263,7 @@ class Lobby:
             for row in rows:
                 pools.setdefault(row.pool, []).append(row)
             now = at.timestamp()
+            claimed: list[list[Any]] = []
             for waiting in pools.values():
                 size = Rules.from_dict(json.loads(waiting[0].rules)).players
                 by_id = {r.player_id: r for r in waiting}
@@ -282,9 +282,8 @@ class Lobby:
                 groups = pair(people, size, now)
                 taken = {p.id for g in groups for p in g}
                 groups += fill([p for p in people if p.id not in taken], size, now)
-                for group in groups:
-                    formed.append(await _claim(conn, [by_id[p.id] for p in group], at))
-        return formed
+                claimed += [[by_id[p.id] for p in group] for group in groups]
+            return await _claim(conn, claimed, at)
 
     async def unbuilt(self, before: datetime) -> list[Seated]:
         """Tables the queue claimed before ``before`` that do not exist yet."""
@@ -441,23 +440,40 @@ class Taken(Exception):
     """Someone of a group left or moved while it was claimed: the round rolls back."""
 
 
-async def _claim(conn: AsyncConnection, group: list[Any], at: datetime) -> Seated:
-    """Marks each person of ``group`` seated at a new table, each mark a
-    compare-and-set on their row (still waiting, since the same moment)."""
-    table_id = new_table_id()
-    for seat, row in enumerate(group):
+CLAIMS_AT_ONCE = 400
+"""The most people one statement marks seated (each costs it five parameters)."""
+
+
+async def _claim(conn: AsyncConnection, groups: list[list[Any]], at: datetime) -> list[Seated]:
+    """Marks each person of each group seated at a new table of the group's, in a
+    few statements whatever the number of tables: a compare-and-set on each
+    person's row (still waiting, since the same moment). Raises :class:`Taken`
+    (and the transaction is rolled back) if a row had changed."""
+    tables_of = [(new_table_id(), group) for group in groups]
+    people = [
+        (table_id, seat, row) for table_id, group in tables_of for seat, row in enumerate(group)
+    ]
+    for start in range(0, len(people), CLAIMS_AT_ONCE):
+        chunk = people[start : start + CLAIMS_AT_ONCE]
+        ids = [row.player_id for _, _, row in chunk]
+        table_of = sa.case({row.player_id: t for t, _, row in chunk}, value=lobby_queue.c.player_id)
+        seat_of = sa.case(
+            {row.player_id: seat for _, seat, row in chunk}, value=lobby_queue.c.player_id
+        )
+        same = sa.or_(
+            *(
+                sa.and_(lobby_queue.c.player_id == row.player_id, lobby_queue.c.since == row.since)
+                for _, _, row in chunk
+            )
+        )
         done = await conn.execute(
             lobby_queue.update()
-            .where(
-                lobby_queue.c.player_id == row.player_id,
-                lobby_queue.c.since == row.since,
-                lobby_queue.c.table_id.is_(None),
-            )
-            .values(table_id=table_id, seat=seat, seated_at=at.isoformat())
+            .where(lobby_queue.c.player_id.in_(ids), lobby_queue.c.table_id.is_(None), same)
+            .values(table_id=table_of, seat=seat_of, seated_at=at.isoformat())
         )
-        if done.rowcount != 1:
-            raise Taken(row.player_id)
-    return _seated(table_id, group)
+        if done.rowcount != len(chunk):
+            raise Taken(", ".join(ids))
+    return [_seated(table_id, group) for table_id, group in tables_of]
 
 
 def _seated(table_id: str, group: Sequence[Any]) -> Seated:
