@@ -113,31 +113,33 @@ def _cmdline(pid: int) -> bytes:
 
 
 GRANDCHILD = """
-import os, threading
+import os, pathlib, sys, threading
 from espadas.server import robot_pool
 threading.Thread(target=robot_pool._watch, args=(os.getppid(),), daemon=True).start()
+pathlib.Path(sys.argv[1]).write_text("watching")
 threading.Event().wait()
 """
 MIDDLE = """
 import subprocess, sys, time
-child = subprocess.Popen([sys.executable, "-c", sys.argv[1]])
+child = subprocess.Popen([sys.executable, "-c", sys.argv[1], sys.argv[2]])
 time.sleep(600)
 """
 
 
-def test_the_watch_thread_alone_ends_a_worker_whose_parent_died() -> None:
+def test_the_watch_thread_alone_ends_a_worker_whose_parent_died(tmp_path: Path) -> None:
     """The portable guard (no death signal): a process watching its parent with
     :func:`~espadas.server.robot_pool._watch` ends once the parent is killed."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    middle = subprocess.Popen([sys.executable, "-c", MIDDLE, GRANDCHILD], env=env)
+    ready = tmp_path / "ready"
+    command = [sys.executable, "-c", MIDDLE, GRANDCHILD, str(ready)]
+    middle = subprocess.Popen(command, env=env)
     below: set[Process] = set()
     try:
-        deadline = time.monotonic() + 30
-        while not below and time.monotonic() < deadline:
+        deadline = time.monotonic() + 60
+        while not ready.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
-            below = descendants(middle.pid)
-        assert below
-        time.sleep(0.5)  # the thread is watching
+        below = descendants(middle.pid)
+        assert ready.exists() and below  # the thread is watching its first parent
         middle.send_signal(signal.SIGKILL)
         middle.wait()
         deadline = time.monotonic() + 10

@@ -90,8 +90,10 @@ def test_the_lobby_by_keyboard_axe_clean(
     browser: Browser, base: str, size: str, locale: str, path: str
 ) -> None:
     context = person(browser, base, locale=locale, size=size)
+    someone = person(browser, base, locale=locale)
     try:
         page = context.new_page()
+        other = someone.new_page()
         errors = watch_errors(page)
         page.goto(path)
         assert page.locator("html").get_attribute("lang") == ("es" if path == "/sala" else "en")
@@ -102,6 +104,14 @@ def test_the_lobby_by_keyboard_axe_clean(
         page.select_option("#lobby-wait", "120")  # long enough to look at the countdown
         button = page.locator("button[data-rules=sala-6]")
         button.focus()
+        # a frame between focusing a button and pressing it keeps the focus where it was
+        other.goto(path)
+        other.fill("#name", "Otra" + size)
+        other.press("#name", "Enter")
+        other.select_option("#lobby-wait", "120")
+        other.click("button[data-rules=cien]")
+        page.locator("button[data-rules=cien] .count").wait_for()
+        assert page.evaluate("document.activeElement.dataset.rules") == "sala-6"
         page.keyboard.press("Enter")
         page.wait_for_selector("#queue:visible")
         status = page.inner_text("#queue-status")
@@ -114,8 +124,11 @@ def test_the_lobby_by_keyboard_axe_clean(
         page.keyboard.press("Enter")  # "Dejar de buscar"
         page.wait_for_selector("#queue", state="hidden")
         assert errors == [], errors
+        other.click("#queue-cancel")
+        other.wait_for_selector("#queue", state="hidden")
     finally:
         context.close()
+        someone.close()
 
 
 def test_a_seek_posted_and_accepted_by_two_people(browser: Browser, base: str) -> None:

@@ -243,7 +243,7 @@ def test_language_switch_and_decks(base: str, browser: Browser) -> None:
     page.select_option("#deck", "four")
     assert "deck-four" in (page.get_attribute("body", "class") or "")
     page.reload()
-    wait_for(page, "document.body.classList.contains('deck-four')")
+    wait_for(page, "document.body && document.body.classList.contains('deck-four')")
     english = httpx.get(base + "/", headers={"accept-language": "en-US,en;q=0.9"}).text
     assert 'lang="en"' in english
     context.close()

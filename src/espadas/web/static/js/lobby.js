@@ -25,13 +25,28 @@ function seatsText(item) {
     .join(", ");
 }
 
+// Sets a list's items again, keeping the keyboard focus on the same button
+// (found by its data-* attribute): a frame may come between focusing a button
+// and pressing it.
+function fill(list, html) {
+  const focused = document.activeElement;
+  let again = null;
+  if (focused && focused !== list && list.contains(focused)) {
+    const [name, value] = Object.entries(focused.dataset)[0] || [];
+    if (name) again = `[data-${name.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}="${CSS.escape(value)}"]`;
+  }
+  list.innerHTML = html;
+  const target = again && list.querySelector(again);
+  if (target) target.focus();
+}
+
 function drawRuleSets() {
   const list = document.getElementById("rule-sets");
-  list.innerHTML = RULE_SETS.map((key) => {
+  fill(list, RULE_SETS.map((key) => {
     const waiting = state.counts[key] || 0;
     const count = waiting ? ` <span class="count">${escapeHtml(t("lobby.waiting", { count: waiting }))}</span>` : "";
     return `<li><button type="button" class="primary" data-rules="${key}">${escapeHtml(t("lobby.play", { rules: ruleName(key) }))}${count}</button></li>`;
-  }).join("");
+  }).join(""));
   for (const button of list.querySelectorAll("button")) {
     button.disabled = !me;
     button.addEventListener("click", () => quick(button.dataset.rules));
@@ -66,9 +81,9 @@ function drawQueue() {
 function drawOpen() {
   const list = document.getElementById("open-list");
   document.getElementById("no-open").hidden = state.open.length > 0;
-  list.innerHTML = state.open
+  fill(list, state.open
     .map((item) => `<li><span>${escapeHtml(ruleName(item.rules))} · ${escapeHtml(freeText(item.free))} · ${escapeHtml(t(`lobby.turns.${item.turns}`))}<br><span class="about">${escapeHtml(seatsText(item))}</span></span> <button type="button" data-join="${escapeHtml(item.id)}">${escapeHtml(t("lobby.sit"))}</button></li>`)
-    .join("");
+    .join(""));
   for (const button of list.querySelectorAll("button")) {
     button.disabled = !me;
     button.addEventListener("click", () => joinOpen(button.dataset.join));
@@ -98,9 +113,9 @@ function drawSeeks() {
   const others = (state.seeks || []).filter((item) => !mine || item.table !== mine.table);
   document.getElementById("no-seeks").hidden = others.length > 0;
   const list = document.getElementById("seek-list");
-  list.innerHTML = others
+  fill(list, others
     .map((item) => `<li><span>${escapeHtml(t("lobby.seek_by", { name: item.by || "?" }))}: ${escapeHtml(seekText(item))}<br><span class="about">${escapeHtml(seatsText(item))}</span></span> <button type="button" data-accept="${escapeHtml(item.table)}">${escapeHtml(t("lobby.seek_accept"))}</button></li>`)
-    .join("");
+    .join(""));
   for (const button of list.querySelectorAll("button")) {
     button.disabled = !me;
     button.addEventListener("click", () => acceptSeek(button.dataset.accept));
