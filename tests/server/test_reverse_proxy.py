@@ -108,7 +108,7 @@ def nginx_conf(folder: Path) -> str:
 def wait_for_port(port: int, process: subprocess.Popen[bytes]) -> None:
     import socket
 
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # nginx starts slowly on a loaded machine
     while time.monotonic() < deadline:
         assert process.poll() is None, process.stderr.read() if process.stderr else b""
         try:
@@ -137,7 +137,7 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
     (folder / "nginx.conf").write_text(nginx_conf(folder), encoding="utf-8")
     data = tmp_path_factory.mktemp("data")
     options = ("--public-url", public, "--sockets-per-address", "1")
-    with serving(data, *options, port=backend):
+    with serving(data, *options, port=backend) as backend_url:
         command = [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf")]
         command += ["-e", str(folder / "error.log"), "-g", "daemon off;"]
         check = subprocess.run([*command, "-t"], capture_output=True, text=True, check=False)
@@ -145,7 +145,13 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
         process = subprocess.Popen(command, stderr=subprocess.PIPE)
         try:
             wait_for_port(https, process)
-            yield {"public": public, "http": http, "cert": cert, "folder": folder}
+            yield {
+                "public": public,
+                "http": http,
+                "cert": cert,
+                "folder": folder,
+                "backend": backend_url,
+            }
         finally:
             process.terminate()
             process.wait(30)
@@ -175,15 +181,21 @@ def live(
     from websockets.typing import Origin
 
     url = proxied["public"].replace("https://", "wss://") + path
-    return connect(
-        url,
-        ssl=trusting(proxied),
-        origin=Origin(proxied["public"]),
-        additional_headers={"Cookie": cookie, **headers},
-        proxy=None,
-        source_address=(source, 0),
-        open_timeout=60,  # a loaded machine: TLS and the upgrade through nginx
-    )
+    try:
+        return connect(
+            url,
+            ssl=trusting(proxied),
+            origin=Origin(proxied["public"]),
+            additional_headers={"Cookie": cookie, **headers},
+            proxy=None,
+            source_address=(source, 0),
+            open_timeout=60,  # a loaded machine: TLS and the upgrade through nginx
+        )
+    except TimeoutError as exc:  # what nginx and the server said, to see which one hung
+        folder: Path = proxied["folder"]
+        logs = {n: (folder / n).read_text()[-3000:] for n in ("error.log", "access.log")}
+        health = httpx.get(proxied["backend"] + "/health", timeout=10).status_code
+        raise AssertionError(f"{exc} from {source}; backend /health {health}; {logs}") from exc
 
 
 def frame(socket: Any, kind: str, timeout: float = 30) -> dict[str, Any]:
