@@ -106,6 +106,9 @@ class Client:
 
 def settings_for(tmp: Path, db: str | None = None, **kw: Any) -> Settings:
     kw.setdefault("unique_names", False)  # modules sign in "Ana" once per test
+    # robots at the tables think 5 ms a decision (100 ms when serving): the tests
+    # check what they do, not how well (the robots' own tests measure that)
+    kw.setdefault("robot_budget_ms", 5.0)
     return Settings(data=tmp, db=db, secret="test-secret-" + "x" * 20, **kw)
 
 
