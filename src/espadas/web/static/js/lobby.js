@@ -26,17 +26,13 @@ function seatsText(item) {
 }
 
 // Sets a list's items again, keeping the keyboard focus on the same button
-// (found by its data-* attribute): a frame may come between focusing a button
+// (the one with the same data-KEY): a frame may come between focusing a button
 // and pressing it.
-function fill(list, html) {
+function fill(list, html, key) {
   const focused = document.activeElement;
-  let again = null;
-  if (focused && focused !== list && list.contains(focused)) {
-    const [name, value] = Object.entries(focused.dataset)[0] || [];
-    if (name) again = `[data-${name.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}="${CSS.escape(value)}"]`;
-  }
+  const value = list.contains(focused) ? focused.dataset[key] : undefined;
   list.innerHTML = html;
-  const target = again && list.querySelector(again);
+  const target = value === undefined ? null : list.querySelector(`[data-${key}="${CSS.escape(value)}"]`);
   if (target) target.focus();
 }
 
@@ -46,7 +42,7 @@ function drawRuleSets() {
     const waiting = state.counts[key] || 0;
     const count = waiting ? ` <span class="count">${escapeHtml(t("lobby.waiting", { count: waiting }))}</span>` : "";
     return `<li><button type="button" class="primary" data-rules="${key}">${escapeHtml(t("lobby.play", { rules: ruleName(key) }))}${count}</button></li>`;
-  }).join(""));
+  }).join(""), "rules");
   for (const button of list.querySelectorAll("button")) {
     button.disabled = !me;
     button.addEventListener("click", () => quick(button.dataset.rules));
@@ -83,7 +79,7 @@ function drawOpen() {
   document.getElementById("no-open").hidden = state.open.length > 0;
   fill(list, state.open
     .map((item) => `<li><span>${escapeHtml(ruleName(item.rules))} · ${escapeHtml(freeText(item.free))} · ${escapeHtml(t(`lobby.turns.${item.turns}`))}<br><span class="about">${escapeHtml(seatsText(item))}</span></span> <button type="button" data-join="${escapeHtml(item.id)}">${escapeHtml(t("lobby.sit"))}</button></li>`)
-    .join(""));
+    .join(""), "join");
   for (const button of list.querySelectorAll("button")) {
     button.disabled = !me;
     button.addEventListener("click", () => joinOpen(button.dataset.join));
@@ -115,7 +111,7 @@ function drawSeeks() {
   const list = document.getElementById("seek-list");
   fill(list, others
     .map((item) => `<li><span>${escapeHtml(t("lobby.seek_by", { name: item.by || "?" }))}: ${escapeHtml(seekText(item))}<br><span class="about">${escapeHtml(seatsText(item))}</span></span> <button type="button" data-accept="${escapeHtml(item.table)}">${escapeHtml(t("lobby.seek_accept"))}</button></li>`)
-    .join(""));
+    .join(""), "accept");
   for (const button of list.querySelectorAll("button")) {
     button.disabled = !me;
     button.addEventListener("click", () => acceptSeek(button.dataset.accept));
