@@ -14,7 +14,8 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from web_helpers import SHOTS, WATCH_CSP, api_view, wait_for
+from web_helpers import WATCH_CSP, api_view, wait_for
+from web_helpers import shot as save_shot
 
 SIZES = {"phone": (360, 640), "landscape": (640, 360), "desktop": (1280, 800)}
 # the stable names (and the buttons the tests press), in both languages
@@ -55,9 +56,8 @@ def person(
 
 
 def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    save_shot(page, name, full_page=False)
 
 
 def robot_table(page: Page, base: str, name: str, lang: str = "es", **choices: str) -> str:

@@ -5,13 +5,14 @@ axe-core, sideways scroll, touch targets)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Locator, Page
 from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -19,6 +20,11 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 SHOTS = Path(__file__).resolve().parents[1] / "test-screenshots"
 """Where the browser tests save their screenshots (git-ignored), to be looked at."""
+
+SCREENSHOTS = os.environ.get("ESPADAS_SCREENSHOTS", "") not in ("", "0")
+"""Whether the browser tests save their screenshots: ``ESPADAS_SCREENSHOTS=1`` (or
+``scripts/test --screenshots``). Off by default: a screenshot costs chromium about
+a second of processor time, and the suite asserts nothing on the pictures."""
 
 SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
 TARGETS = (
@@ -108,9 +114,19 @@ def no_sideways_scroll(page: Page) -> None:
     assert width <= page.viewport_size["width"] if page.viewport_size else True, width
 
 
-def shot(page: Page, name: str) -> None:
+def shot(target: Page | Locator, name: str, *, full_page: bool = True) -> Path | None:
+    """Saves ``target`` (the whole page, or one element) as ``SHOTS/name.png`` for a
+    person to look at, when :data:`SCREENSHOTS` is on; returns the file, or ``None``
+    when screenshots are off."""
+    if not SCREENSHOTS:
+        return None
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    path = SHOTS / f"{name}.png"
+    if isinstance(target, Locator):
+        target.screenshot(path=str(path))
+    else:
+        target.screenshot(path=str(path), full_page=full_page)
+    return path
 
 
 def touch_targets(page: Page) -> None:

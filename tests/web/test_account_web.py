@@ -5,7 +5,8 @@ signing that device out from the first; a passkey made and used with
 Chromium's virtual authenticator (DevTools protocol: WebAuthn.enable,
 WebAuthn.addVirtualAuthenticator); a deleted person's seat said "former player"
 on the replay page. axe-core clean; screenshots at 360x640 and 1280x800 go to
-``test-screenshots/``. The server answers on ``localhost`` (a WebAuthn relying
+``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``). The server answers on ``localhost`` (a WebAuthn relying
 party is a host name, never an address)."""
 
 from __future__ import annotations

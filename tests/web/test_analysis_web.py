@@ -15,7 +15,6 @@ from playwright.sync_api import Browser, Page
 
 from felt_helpers import TEXTS, my_turn, robot_table, wait_version
 from web_helpers import (
-    SHOTS,
     axe_clean,
     csp_violations,
     no_sideways_scroll,
@@ -106,7 +105,7 @@ def replay_is_a_felt_under_the_mouse(page: Page, size: str) -> None:
     assert layout["feltHeight"] <= viewport["height"], layout  # the whole felt on one screen
     assert layout["height"] <= 2.2 * viewport["height"], layout
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SHOTS / f"replay-felt-{size}.png"))
+    shot(page, f"replay-felt-{size}", full_page=False)
 
 
 @pytest.mark.parametrize(("lang", "size"), [("es", "phone"), ("en", "desktop")])
@@ -121,7 +120,7 @@ def test_analyse_a_game_and_see_its_marks_on_the_replay(
     result_button = page.locator("#result").get_by_role("button", name=words["analyse"])
     assert result_button.is_visible()
     result_button.scroll_into_view_if_needed()
-    page.screenshot(path=str(SHOTS / f"analysis-result-button-{size}.png"))
+    shot(page, f"analysis-result-button-{size}", full_page=False)
     page.get_by_role("link", name=words["replay"], exact=True).click()
     page.wait_for_selector("#checks li")
     axe_clean(page, f"replay before the analysis ({size})")
@@ -130,7 +129,7 @@ def test_analyse_a_game_and_see_its_marks_on_the_replay(
     status = "document.querySelector('#analysis .analysis-status').textContent"
     said = wait_for(page, f"{status}.length > 0 && {status}", timeout=60)
     assert said  # queued or running: said in the live region
-    page.locator("#analysis").screenshot(path=str(SHOTS / f"analysis-progress-{size}.png"))
+    shot(page.locator("#analysis"), f"analysis-progress-{size}")
     assert page.get_attribute("#analysis .analysis-status", "aria-live") == "polite"
     wait_for(page, f"{status} === {words['ready']!r}", timeout=120)
     wait_for(page, "document.querySelectorAll('#analysis-marked li.mark').length > 0")
@@ -151,9 +150,9 @@ def test_analyse_a_game_and_see_its_marks_on_the_replay(
     page.locator(".chart-figures summary").click()
     assert page.locator(".chart-figures tbody tr").count() >= 1
     shot(page, f"analysis-replay-{size}")
-    page.locator("#analysis").screenshot(path=str(SHOTS / f"analysis-panel-{size}.png"))
+    shot(page.locator("#analysis"), f"analysis-panel-{size}")
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SHOTS / f"analysis-replay-top-{size}.png"))
+    shot(page, f"analysis-replay-top-{size}", full_page=False)
     axe_clean(page, f"replay with the analysis ({size})")
     no_sideways_scroll(page)
     # keyboard: the next step by the arrow key shows that step's decisions

@@ -7,7 +7,8 @@ result a link); the side-by-side replay of a board (two plays side by side on a
 desktop, one above the other on a phone, stepped together by keyboard); the
 profile's "Reto diario" once the day is rated. axe-core finds nothing, no
 sideways scroll; screenshots at 360x640 and 1280x800 go to
-``test-screenshots/``."""
+``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,8 @@ a reload; the standings fit the width of a phone and of a desktop; why the deal
 is fair (the fingerprint, ``espadas verify``, how it is scored) is folded under
 *¿Es justo el reparto?* / *Is the deal fair?*, not at the top; ``/reto`` links
 to the days before. axe-core finds nothing; screenshots at 360x640 and 1280x800
-go to ``test-screenshots/``."""
+go to ``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 

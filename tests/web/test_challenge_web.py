@@ -3,7 +3,8 @@ chromium, under the pages' real policy), in Spanish on a phone and in English on
 a desktop: today's commitment, the start button (by keyboard) that opens your
 table, the day's standings with each board against the field and par, leaving
 through the confirmation dialog; axe-core finds nothing; no sideways scroll.
-Screenshots at 360x640 and 1280x800 go to ``test-screenshots/``."""
+Screenshots at 360x640 and 1280x800 go to ``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 

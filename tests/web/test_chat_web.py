@@ -6,7 +6,8 @@ off; muting is for oneself and stays after a reload; new messages are
 announced while the panel is closed only when asked for; axe-core finds
 nothing with the panel open and closed; the panel does not cover the felt;
 and after the server is killed and started again the messages are there.
-Screenshots at 360x640 and 1280x800 go to ``test-screenshots/``."""
+Screenshots at 360x640 and 1280x800 go to ``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ from playwright.sync_api import Browser, Dialog, Page
 
 from server_helpers import free_port, serve_process
 from web_helpers import (
-    SHOTS,
     axe_clean,
     no_sideways_scroll,
     open_table,
@@ -30,6 +30,7 @@ from web_helpers import (
     wait_for,
     watch_errors,
 )
+from web_helpers import shot as save_shot
 
 CHAT = "#chat-list .chat-item"
 
@@ -82,8 +83,7 @@ def write(page: Page, text: str) -> None:
 
 
 def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"chat-{name}.png"), full_page=False)
+    save_shot(page, f"chat-{name}", full_page=False)
 
 
 def boxes_apart(page: Page, a: str, b: str) -> bool:
@@ -174,7 +174,7 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
     axe_clean(ana, "chat open, desktop")
     touch_targets(ana)
     shot(ana, "open-desktop")
-    ana.locator("#chat").screenshot(path=str(SHOTS / "chat-panel-desktop.png"))
+    save_shot(ana.locator("#chat"), "chat-panel-desktop")
 
     # Luis asks to hear new messages, closes the drawer; Ana writes
     luis.get_by_label("Read new messages aloud while the chat is closed").check()
@@ -200,7 +200,7 @@ def test_two_players_and_a_spectator_chat(server: Server, browser: Browser) -> N
     ana.get_by_label("Silenciar a Sofía", exact=True).check()
     assert not any("Grada" in t or "grada" in t for t in texts(ana))
     assert any("grada" in t for t in texts(luis))
-    ana.locator("#chat").screenshot(path=str(SHOTS / "chat-panel-muted-desktop.png"))
+    save_shot(ana.locator("#chat"), "chat-panel-muted-desktop")
     ana.reload()
     wait_messages(ana, 4)
     assert [t.split(":")[0] for t in texts(ana)] == ["Ana", "Luis", "Ana"]

@@ -5,7 +5,8 @@ in Spanish and in English, with each design chosen, the select is at least as
 wide as its text needs (measured with no width limit), its content does not
 overflow, it lies inside the viewport, and nothing scrolls sideways. The full
 name of each design is its option's title. Screenshots of the header go to
-``test-screenshots/``."""
+``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from felt_helpers import person, robot_table
-from web_helpers import SHOTS, csp_violations, sign_in, watch_errors
+from web_helpers import csp_violations, shot, sign_in, watch_errors
 
 CATALOGS = Path(__file__).resolve().parents[2] / "src/espadas/i18n"
 DECKS = ["classic", "four", "large"]
@@ -80,8 +81,7 @@ def test_the_deck_choice_shows_its_whole_text(
     robot_table(page, base, "Rita", lang=lang)
     whole_text(page, lang, f"table page, {size}, {lang}")
     page.select_option("#deck", "four")
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"deck-choice-{size}-{lang}.png"))
+    shot(page, f"deck-choice-{size}-{lang}", full_page=False)
     page.select_option("#deck", "classic")
     assert csp_violations(page) == []
     assert errors == []

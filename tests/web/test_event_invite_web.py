@@ -4,7 +4,8 @@ detour to the start page; before the start, while the entrants would make one
 table a round (no board compared with another table), the page says so and the
 organiser's start asks first. In Spanish on a phone and in English on a desktop,
 under the pages' real policy; axe-core finds nothing. Screenshots at 360x640 and
-1280x800 go to ``test-screenshots/``."""
+1280x800 go to ``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@ the round is over, offers no next hand (the event would refuse it) and no way to
 abandon, leads back to the event and, once the event opens it, to the person's
 table of the next round. In Spanish on a phone and in English on a desktop, under
 the pages' real policy; axe-core finds nothing. Screenshots at 360x640 and
-1280x800 go to ``test-screenshots/``."""
+1280x800 go to ``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 

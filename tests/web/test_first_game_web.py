@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from felt_helpers import my_turn, wait_version
-from web_helpers import SHOTS, WATCH_CSP, axe_clean, csp_violations, wait_for, watch_errors
+from web_helpers import WATCH_CSP, axe_clean, csp_violations, shot, wait_for, watch_errors
 
 
 def fits(page: Page, selector: str) -> list[str]:
@@ -60,14 +60,14 @@ def test_the_form_folds_its_options_and_one_press_starts(browser: Browser, base:
     page.wait_for_selector("#create", state="visible")
     assert page.evaluate("document.getElementById('more-options').open") is False
     assert not page.locator("#target").is_visible()
-    page.screenshot(path=str(SHOTS / "first-game-form-phone.png"))
+    shot(page, "first-game-form-phone", full_page=False)
     # a short form: its button a screen and a half down at most (it was 1,600 px)
     form = page.locator("#create").bounding_box()
     submit = page.locator("#create button[type=submit]").bounding_box()
     assert form is not None and submit is not None
     assert submit["y"] + submit["height"] - form["y"] <= 360, (form, submit)
     assert submit["y"] + submit["height"] <= 1.5 * 640, submit
-    page.screenshot(path=str(SHOTS / "first-game-form-phone.png"))
+    shot(page, "first-game-form-phone", full_page=False)
     page.locator("#more-options > summary").click()
     assert page.locator("#target").is_visible()
     axe_clean(page, "the form with its options open")
@@ -102,13 +102,13 @@ def test_sideways_the_hand_and_the_bid_are_in_view(
     view = my_turn(page, table, "bidding")
     assert fits(page, "#hand-cards .hand-card, #bid, #actions button.primary") == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 640
-    page.screenshot(path=str(SHOTS / f"first-game-bidding-landscape-{kind}.png"))
+    shot(page, f"first-game-bidding-landscape-{kind}", full_page=False)
     page.select_option("#bid", "3")  # nothing is chosen for you
     page.get_by_role("button", name="Apostar", exact=True).click()
     wait_version(page, table, view["version"] + 1)
     my_turn(page, table, "playing")
     wait_for(page, "document.querySelectorAll('#hand-cards .hand-card').length === 13")
     assert fits(page, "#hand-cards .hand-card, #status") == []
-    page.screenshot(path=str(SHOTS / f"first-game-playing-landscape-{kind}.png"))
+    shot(page, f"first-game-playing-landscape-{kind}", full_page=False)
     assert errors == [] and csp_violations(page) == []
     context.close()

@@ -4,16 +4,12 @@ the wait; the page by keyboard, axe clean, at phone and desktop sizes."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 
-from web_helpers import SHOTS, axe_clean, no_sideways_scroll, person, wait_for, watch_errors
-
-NOTES = Path("/work/notes/shots/lobby")
+from web_helpers import axe_clean, no_sideways_scroll, person, shot, wait_for, watch_errors
 
 
 @pytest.fixture(scope="module")
@@ -25,15 +21,6 @@ def server_options() -> dict[str, Any]:
         "lobby_wait_s": 1.0,
         "lobby_tick_s": 0.1,
     }
-
-
-def _save(page: Page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    if NOTES.parent.exists():
-        NOTES.mkdir(exist_ok=True)
-        shutil.copy(path, NOTES / path.name)
 
 
 def _seated_url(page: Page) -> str:
@@ -120,7 +107,7 @@ def test_the_lobby_by_keyboard_axe_clean(
         wait_for(page, "document.getElementById('queue-countdown').textContent.includes('s')")
         no_sideways_scroll(page)
         axe_clean(page, f"lobby {size} waiting")
-        _save(page, f"lobby-{size}")
+        shot(page, f"lobby-{size}")
         page.keyboard.press("Enter")  # "Dejar de buscar"
         page.wait_for_selector("#queue", state="hidden")
         assert errors == [], errors
@@ -155,12 +142,12 @@ def test_a_seek_posted_and_accepted_by_two_people(browser: Browser, base: str) -
         wait_for(ana, "document.activeElement.id === 'seek-withdraw'")
         no_sideways_scroll(ana)
         axe_clean(ana, "lobby phone seek posted")
-        _save(ana, "lobby-seek-phone")
+        shot(ana, "lobby-seek-phone")
         accept = luis.locator("#seek-list button[data-accept]")
         accept.wait_for()
         assert "Ana" in luis.inner_text("#seek-list") and "by days" in luis.inner_text("#seek-list")
         axe_clean(luis, "lobby desktop seek listed")
-        _save(luis, "lobby-seek-desktop")
+        shot(luis, "lobby-seek-desktop")
         accept.click()
         table = _seated_url(luis)
         assert _seated_url(ana) == table  # accepted: the creator goes to the table

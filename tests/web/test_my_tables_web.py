@@ -3,7 +3,8 @@ whom you play with and against (robots by their names), the score with your side
 first, *Te toca* / *Your turn* where it is, first; an event's table whose round is
 played out says so (never "En juego"). In Spanish on a phone and in English on a
 desktop, under the pages' real policy; axe-core finds nothing. Screenshots at
-360x640 and 1280x800 go to ``test-screenshots/``."""
+360x640 and 1280x800 go to ``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,14 @@
 """A refused display name in the browser: the start page shows the server's
 reason in the page's language and stays signed out; screenshots at phone and
-desktop sizes go to ``test-screenshots/`` (ignored by git) for a person to look at."""
+desktop sizes go to ``test-screenshots/`` (ignored by git), with
+``ESPADAS_SCREENSHOTS=1``, for a person to look at."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser
 
-from web_helpers import SHOTS
+from web_helpers import shot
 
 SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
 
@@ -39,7 +40,6 @@ def test_a_refused_name_is_explained_on_the_page(
         assert words in box.inner_text()
         assert page.locator("#signin").is_visible()  # still asking for a name
         assert page.request.get("/api/session").json()["name"] is None
-        SHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"name-refused-{locale}-{size}.png"), full_page=True)
+        shot(page, f"name-refused-{locale}-{size}")
     finally:
         context.close()

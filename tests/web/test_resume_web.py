@@ -2,7 +2,8 @@
 person's link asks before switching, by mouse or by keyboard, in the person's
 language; the start page makes, revokes and replaces links and lists each use.
 Screenshots of the question and of the devices list at 360x640 and 1280x800 go
-to ``test-screenshots/``."""
+to ``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from web_helpers import SHOTS, wait_for
+from web_helpers import shot, wait_for
 
 SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
 TARGETS = "main button, main a.button, main input:not([type=checkbox]):not([type=radio])"
@@ -74,8 +75,7 @@ def check_page(page: Page, state: str, size: str) -> None:
             .filter(([, h]) => h < 44)"""
     )
     assert small == [], small
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{state}-{size}.png"), full_page=True)
+    shot(page, f"{state}-{size}")
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -158,7 +158,7 @@ def test_revoke_replace_and_the_devices_list(base: str, browser: Browser, size: 
     active = marta.text_content("#resume-active")
     assert active == "Enlaces que funcionan (también los de los correos): 1"
     check_page(marta, "resume-devices", size)
-    marta.locator("#devices").screenshot(path=str(SHOTS / f"resume-devices-panel-{size}.png"))
+    shot(marta.locator("#devices"), f"resume-devices-panel-{size}")
     stranger = person(browser, base).new_page()
     answer = stranger.goto(old)
     assert answer is not None and answer.status == 410

@@ -6,7 +6,8 @@ English), and the same letter names it in the accusations; the person's side
 summary, in the same colour whatever their seat. A person at seat 1 (East) with
 Olga (North) and two robots, renege allowed; in Spanish on a phone and in English
 on a desktop, under the pages' real policy; axe-core finds nothing. Screenshots at
-360x640 and 1280x800 go to ``test-screenshots/``."""
+360x640 and 1280x800 go to ``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@ address given on the account page is confirmed by a mail that speaks of signing
 in with it (not of turn notices), its confirmation page says so; a device that
 uses a sign-in link lands on the account page told *Has entrado como Marta en
 este dispositivo*. In Spanish on a phone and in English on a desktop; axe-core
-finds nothing. Screenshots at 360x640 and 1280x800 go to ``test-screenshots/``.
+finds nothing. Screenshots at 360x640 and 1280x800 go to ``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``).
 The server answers on ``localhost`` (as the account tests' does)."""
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ over the live socket, never to ``/api/tables/.../actions``; the renege
 confirmation; the hand summary agrees with the score sheet for every hand of a
 robot game; axe-core finds nothing in each state; no card of the trick covers
 a seat. The pages run under their real Content-Security-Policy. Screenshots go to
-``test-screenshots/`` (ignored by git).
+``test-screenshots/`` (ignored by git), with
+``ESPADAS_SCREENSHOTS=1``.
 """
 
 from __future__ import annotations

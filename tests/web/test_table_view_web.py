@@ -4,7 +4,8 @@ it; the chat panel's phrases (*Un momento* the last) and its reading-aloud
 option whatever the messages; the line that says when a turn's limit comes only
 once the person to act has kept the table waiting, not through a game that
 flows. In Spanish, under the pages' real policy; axe-core finds nothing.
-Screenshots at 360x640 and 1280x800 go to ``test-screenshots/``."""
+Screenshots at 360x640 and 1280x800 go to ``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@ chromium, under the pages' real policy), in Spanish on a phone and in English on
 a desktop: the list, organising an event with the form (by keyboard), joining it
 with its link, starting it and reaching your table; a finished event's standings
 and downloads; axe-core finds nothing; no sideways scroll. Screenshots at 360x640
-and 1280x800 go to ``test-screenshots/``."""
+and 1280x800 go to ``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,8 @@ for three, four, five and six players, no card of the trick in progress, nor of
 a complete trick with its winner's mark, shares any area with any seat's box (its
 name, bid and tricks), every card stays on the felt, and no two cards of the
 trick overlap by more than a corner. Screenshots of the complete trick go to
-``test-screenshots/``."""
+``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 Four people and a spectator at one table (one player by keyboard only), a
 robot-filled game to the end through the page, axe-core in each state, the
 language switch, and screenshots at phone and desktop sizes written to
-``test-screenshots/`` (ignored by git) for a person to look at.
+``test-screenshots/`` (ignored by git), with
+``ESPADAS_SCREENSHOTS=1``, for a person to look at.
 """
 
 from __future__ import annotations

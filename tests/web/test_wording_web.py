@@ -4,7 +4,8 @@ at the hint's bid for the hand) and says so when nothing is chosen; an event say
 "1 ronda" / "1 round" (no "ronda(s)"); the daily challenge names its rules by
 their name ("reglas estándar" / "standard rules"). In Spanish on a phone and in
 English on a desktop, under the pages' real policy; axe-core finds nothing.
-Screenshots at 360x640 and 1280x800 go to ``test-screenshots/``."""
+Screenshots at 360x640 and 1280x800 go to ``test-screenshots/`` (with
+``ESPADAS_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 
