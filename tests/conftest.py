@@ -51,39 +51,44 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-SLOW_MODULES = frozenset(
-    {
-        "test_server_crash",
-        "test_schemathesis",
-        "test_loadtest",
-        "test_lobby_load",
-        "test_orphan_workers",
-        "test_copy_db",
-        "test_backup_restore",
-        "test_reverse_proxy",
-    }
+SLOW_MODULES = (
+    "test_schemathesis",
+    "test_server_crash",
+    "test_loadtest",
+    "test_copy_db",
+    "test_backup_restore",
+    "test_lobby_load",
+    "test_orphan_workers",
+    "test_reverse_proxy",
 )
 """The modules of crash, fuzzing and load tests, and the hosting recipes run whole
-(database copies, backups and restores, the proxy with its own nginx):
-``scripts/test --fast`` leaves them out, and the suite starts them first."""
+(database copies, backups and restores, the proxy with its own nginx), the longest
+first: ``scripts/test --fast`` leaves them out, and the suite starts them first, in
+this order."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Marks each test by where it lives: ``browser`` under ``tests/web``, ``slow`` in
     :data:`SLOW_MODULES`, so that a new test file is classified without a word.
 
-    Then runs the longest files first (the slow modules, then the browser tests, each
-    group in its own order): the workers take files in this order, and a long file
-    begun last would leave the others idle at the end."""
+    Then runs the longest files first: the slow modules in their order, then the
+    browser tests, then the rest, these two groups with the files of more tests
+    first. ``scripts/test`` hands the workers the files in this order
+    (``--no-loadscope-reorder``): a long file begun last would leave the others idle at the end."""
+    tests_in: dict[object, int] = {}
     for item in items:
         path = item.path
+        tests_in[path] = tests_in.get(path, 0) + 1
         if path.parent.name == "web":
             item.add_marker(pytest.mark.browser)
         if path.stem in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
     items.sort(
         key=lambda item: (
-            0 if item.path.stem in SLOW_MODULES else 1 if item.path.parent.name == "web" else 2
+            0 if item.path.stem in SLOW_MODULES else 1 if item.path.parent.name == "web" else 2,
+            SLOW_MODULES.index(item.path.stem) if item.path.stem in SLOW_MODULES else 0,
+            -tests_in[item.path],
+            str(item.path),
         )
     )
 
