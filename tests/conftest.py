@@ -13,6 +13,7 @@ otherwise).
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -75,22 +76,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     browser tests, then the rest, these two groups with the files of more tests
     first. ``scripts/test`` hands the workers the files in this order
     (``--no-loadscope-reorder``): a long file begun last would leave the others idle at the end."""
-    tests_in: dict[object, int] = {}
+    tests_in = Counter(item.path for item in items)
     for item in items:
         path = item.path
-        tests_in[path] = tests_in.get(path, 0) + 1
         if path.parent.name == "web":
             item.add_marker(pytest.mark.browser)
         if path.stem in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
-    items.sort(
-        key=lambda item: (
-            0 if item.path.stem in SLOW_MODULES else 1 if item.path.parent.name == "web" else 2,
-            SLOW_MODULES.index(item.path.stem) if item.path.stem in SLOW_MODULES else 0,
-            -tests_in[item.path],
-            str(item.path),
-        )
-    )
+
+    def order(item: pytest.Item) -> tuple[int, int, str]:
+        """(group, then the slow modules' own order or fewer tests later, then path)."""
+        path = item.path
+        if path.stem in SLOW_MODULES:
+            return (0, SLOW_MODULES.index(path.stem), "")
+        return (1 if path.parent.name == "web" else 2, -tests_in[path], str(path))
+
+    items.sort(key=order)  # stable: a file's tests keep their order
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -114,19 +114,17 @@ def no_sideways_scroll(page: Page) -> None:
     assert width <= page.viewport_size["width"] if page.viewport_size else True, width
 
 
-def shot(target: Page | Locator, name: str, *, full_page: bool = True) -> Path | None:
+def shot(target: Page | Locator, name: str, *, full_page: bool = True) -> None:
     """Saves ``target`` (the whole page, or one element) as ``SHOTS/name.png`` for a
-    person to look at, when :data:`SCREENSHOTS` is on; returns the file, or ``None``
-    when screenshots are off."""
+    person to look at, when :data:`SCREENSHOTS` is on."""
     if not SCREENSHOTS:
-        return None
+        return
     SHOTS.mkdir(exist_ok=True)
-    path = SHOTS / f"{name}.png"
+    path = str(SHOTS / f"{name}.png")
     if isinstance(target, Locator):
-        target.screenshot(path=str(path))
+        target.screenshot(path=path)
     else:
-        target.screenshot(path=str(path), full_page=full_page)
-    return path
+        target.screenshot(path=path, full_page=full_page)
 
 
 def touch_targets(page: Page) -> None:
