@@ -14,7 +14,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from web_helpers import WATCH_CSP, api_view, wait_for
+from web_helpers import WATCH_CSP, WORKER, api_view, wait_for
 from web_helpers import shot as save_shot
 
 SIZES = {"phone": (360, 640), "landscape": (640, 360), "desktop": (1280, 800)}
@@ -48,7 +48,10 @@ def person(
     """A browser context of the given size, under the pages' real policy."""
     width, height = SIZES[size]
     context = browser.new_context(
-        viewport={"width": width, "height": height}, locale=locale, base_url=base
+        viewport={"width": width, "height": height},
+        locale=locale,
+        base_url=base,
+        service_workers=WORKER,
     )
     context.add_init_script(WATCH_CSP)
     context.set_default_timeout(20_000)

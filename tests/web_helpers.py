@@ -9,7 +9,7 @@ import os
 import shutil
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Locator, Page
@@ -43,14 +43,27 @@ document.addEventListener('securitypolicyviolation', (e) => {
 """Run in every page before its own scripts: keeps each refusal of the policy."""
 
 
+WORKER: Literal["allow", "block"] = "block"
+"""Whether a test's pages may register the site's service worker (Playwright's
+``service_workers`` option). Blocked except in the tests of the installable app: on
+its first page in a fresh context the worker fetches and keeps every file of every
+page in both languages, several seconds of processor time per context for nothing
+the other tests look at."""
+
+
 def person(
-    browser: Browser, base: str, locale: str = "es-ES", size: str = "desktop"
+    browser: Browser,
+    base: str,
+    locale: str = "es-ES",
+    size: str = "desktop",
+    worker: Literal["allow", "block"] = WORKER,
 ) -> BrowserContext:
     width, height = SIZES[size]
     context = browser.new_context(
         viewport={"width": width, "height": height},
         locale=locale,
         base_url=base,
+        service_workers=worker,
     )
     context.add_init_script(WATCH_CSP)
     context.set_default_timeout(20_000)

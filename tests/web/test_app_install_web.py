@@ -97,7 +97,7 @@ def test_chromium_can_install_the_app(base: str, installed: BrowserContext) -> N
 
 
 def test_each_criterion_from_the_page(base: str, browser: Browser) -> None:
-    context = person(browser, base)
+    context = person(browser, base, worker="allow")
     page = context.new_page()
     controlled(page, base)
     assert page.evaluate("window.isSecureContext")  # 127.0.0.1 is trustworthy
@@ -144,7 +144,7 @@ def offline_texts(lang: str) -> tuple[str, str]:
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_without_a_connection(base: str, browser: Browser, lang: str) -> None:
-    context = person(browser, base, LOCALES[lang])
+    context = person(browser, base, LOCALES[lang], worker="allow")
     page = context.new_page()
     controlled(page, base)
     start_title = page.text_content("main h1")
@@ -186,7 +186,7 @@ def test_without_a_connection(base: str, browser: Browser, lang: str) -> None:
 def test_the_language_chosen_wins_offline(base: str, browser: Browser) -> None:
     """A Spanish browser whose person chose English (the cookie of the language
     switch): the offline page speaks English, and ``?lang=`` still picks one."""
-    context = person(browser, base, "es-ES")
+    context = person(browser, base, "es-ES", worker="allow")
     context.add_cookies([{"name": "espadas_lang", "value": "en", "url": base}])
     page = context.new_page()
     controlled(page, base)
@@ -203,7 +203,7 @@ def test_the_language_chosen_wins_offline(base: str, browser: Browser) -> None:
 
 
 def test_the_cache_one_version_no_api_old_ones_deleted(base: str, browser: Browser) -> None:
-    context = person(browser, base)
+    context = person(browser, base, worker="allow")
     page = context.new_page()
     controlled(page, base)
     page.evaluate("fetch('/api/presets').then((r) => r.json())")
@@ -230,7 +230,7 @@ def test_a_push_still_shows_its_notice(base: str, browser: Browser) -> None:
     """The worker that keeps the cache is the one that shows turn notices: a push
     delivered to it (through Chromium's DevTools protocol) becomes a notification
     with the title, text, table and tag the server sent, and the app's icon."""
-    context = person(browser, base)
+    context = person(browser, base, worker="allow")
     context.grant_permissions(["notifications"], origin=base)
     page = context.new_page()
     controlled(page, base)
@@ -263,7 +263,7 @@ def test_a_push_still_shows_its_notice(base: str, browser: Browser) -> None:
 
 
 def test_the_favicon_and_no_console_error(base: str, browser: Browser) -> None:
-    context = person(browser, base)
+    context = person(browser, base, worker="allow")
     page = context.new_page()
     answer = page.request.get(base + "/favicon.ico")
     assert answer.status == 200 and answer.headers["content-type"].startswith("image/")
@@ -281,7 +281,7 @@ def test_the_favicon_and_no_console_error(base: str, browser: Browser) -> None:
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_offline_page_looks_right(base: str, browser: Browser, size: str, lang: str) -> None:
-    context = person(browser, base, LOCALES[lang], size)
+    context = person(browser, base, LOCALES[lang], size, worker="allow")
     page = context.new_page()
     controlled(page, base)
     context.set_offline(True)

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from felt_helpers import my_turn, wait_version
-from web_helpers import WATCH_CSP, axe_clean, csp_violations, shot, wait_for, watch_errors
+from web_helpers import WATCH_CSP, WORKER, axe_clean, csp_violations, shot, wait_for, watch_errors
 
 
 def fits(page: Page, selector: str) -> list[str]:
@@ -48,7 +48,10 @@ def start_at_once(page: Page, base: str, name: str) -> str:
 
 def test_the_form_folds_its_options_and_one_press_starts(browser: Browser, base: str) -> None:
     context = browser.new_context(
-        viewport={"width": 360, "height": 640}, locale="es-ES", base_url=base
+        viewport={"width": 360, "height": 640},
+        locale="es-ES",
+        base_url=base,
+        service_workers=WORKER,
     )
     context.add_init_script(WATCH_CSP)
     page = context.new_page()
@@ -92,7 +95,7 @@ def test_sideways_the_hand_and_the_bid_are_in_view(
     options: dict[str, Any] = {"viewport": {"width": 640, "height": 360}}
     if mobile:
         options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
-    context = browser.new_context(locale="es-ES", base_url=base, **options)
+    context = browser.new_context(locale="es-ES", base_url=base, service_workers=WORKER, **options)
     context.add_init_script(WATCH_CSP)
     context.set_default_timeout(20_000)
     page = context.new_page()

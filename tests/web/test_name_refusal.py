@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from web_helpers import shot
+from web_helpers import WORKER, shot
 
 SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
 
@@ -27,7 +27,10 @@ def test_a_refused_name_is_explained_on_the_page(
 ) -> None:
     width, height = SIZES[size]
     context = browser.new_context(
-        viewport={"width": width, "height": height}, locale=locale, base_url=base
+        viewport={"width": width, "height": height},
+        locale=locale,
+        base_url=base,
+        service_workers=WORKER,
     )
     context.set_default_timeout(20_000)
     try:

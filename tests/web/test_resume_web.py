@@ -12,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from web_helpers import shot, wait_for
+from web_helpers import WORKER, shot, wait_for
 
 SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
 TARGETS = "main button, main a.button, main input:not([type=checkbox]):not([type=radio])"
@@ -35,6 +35,7 @@ def person(
         locale=locale,
         base_url=base,
         user_agent=agent,
+        service_workers=WORKER,
     )
     context.set_default_timeout(20_000)
     return context
