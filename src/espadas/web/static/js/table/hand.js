@@ -92,11 +92,21 @@ export function layOut() {
 }
 
 let dealtHand = null; // the hand number whose cards were dealt on screen
+let drawn = ""; // what the hand on screen was drawn from (see renderHand)
 
 export function renderHand(v) {
   const g = v.game;
   const box = $("hand-cards");
   const section = $("hand");
+  // another player's card or bid leaves your hand as it was: it is drawn again
+  // only when something it shows changes (the cards, which may be played, the
+  // language), so a phone does not rebuild and lay out every card at every play
+  const key = JSON.stringify([
+    document.documentElement.lang, v.you, g && g.hand_number, g && g.hand,
+    legalOf("play").map((a) => a.value), g && g.proper_plays,
+  ]);
+  if (key === drawn && box.isConnected) return;
+  drawn = key;
   const focused = box.contains(document.activeElement) ? document.activeElement.dataset.card || "" : null;
   section.hidden = v.you === null || !g || !g.hand_number;
   box.innerHTML = "";
