@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from espadas.tables.ids import TABLE_ID
-from server_helpers import Client, running_server, settings_for
+from server_helpers import TLS, Client, running_server, settings_for
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
@@ -148,7 +148,7 @@ def test_a_rematch_racing_the_last_move_is_never_lost(tmp_path: Path, database: 
         cookies = [(p.http.cookies, p.csrf) for p in people]
     with running_server(settings_for(tmp_path, database, **OPTIONS)) as base:
         for client, (jar, csrf) in zip(people, cookies, strict=True):
-            client.http = httpx.Client(base_url=base, timeout=60, cookies=jar)
+            client.http = httpx.Client(base_url=base, timeout=60, cookies=jar, verify=TLS)
             client.csrf = csrf
         calls: list[Callable[[], httpx.Response]] = []
         for tid in tables:

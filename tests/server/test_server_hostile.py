@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from espadas.tables.clock import FakeClock
-from server_helpers import Client, Listener, running_server, settings_for
+from server_helpers import TLS, Client, Listener, running_server, settings_for
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
@@ -239,7 +239,9 @@ def test_english_messages(base: str, table: tuple[str, list[Client]]) -> None:
 def test_rate_limit(tmp_path: Any) -> None:
     settings = settings_for(tmp_path, robot_workers=0, rate=0.01, burst=5)
     with running_server(settings) as url:
-        statuses = [httpx.get(url + "/api/tables/AAAAAAAAAAAA").status_code for _ in range(8)]
+        statuses = [
+            httpx.get(url + "/api/tables/AAAAAAAAAAAA", verify=TLS).status_code for _ in range(8)
+        ]
     assert statuses[:5] == [404] * 5
     assert statuses[5:] == [429] * 3
 

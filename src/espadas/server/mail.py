@@ -20,6 +20,7 @@ a plausible address or :func:`compose` raises ``ValueError``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import smtplib
 import ssl
@@ -77,19 +78,25 @@ def compose(sender: str, to: str, subject: str, lines: list[str]) -> EmailMessag
     return message
 
 
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """The TLS context of every message (made once: loading the system's
+    certificates takes some 20 ms of processor time)."""
+    return ssl.create_default_context()
+
+
 def _send(settings: Settings, message: EmailMessage) -> None:
     host = settings.smtp_host
     if host is None:
         raise RuntimeError("no SMTP server is configured")
-    context = ssl.create_default_context()
     smtp: smtplib.SMTP
     if settings.smtp_tls == "ssl":
-        smtp = smtplib.SMTP_SSL(host, settings.smtp_port, context=context, timeout=30)
+        smtp = smtplib.SMTP_SSL(host, settings.smtp_port, context=_tls(), timeout=30)
     else:
         smtp = smtplib.SMTP(host, settings.smtp_port, timeout=30)
     with smtp:
         if settings.smtp_tls == "starttls":
-            smtp.starttls(context=context)
+            smtp.starttls(context=_tls())
         if settings.smtp_user:
             smtp.login(settings.smtp_user, settings.smtp_password or "")
         smtp.send_message(message)
