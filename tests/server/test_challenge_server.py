@@ -74,7 +74,7 @@ class Listener:
 
     def __init__(self, base: str, table: str, cookie: str) -> None:
         url = base.replace("http://", "ws://") + f"/api/tables/{table}/live"
-        self.ws = connect(url, additional_headers={"Cookie": cookie}, legacy=True)
+        self.ws = connect(url, additional_headers={"Cookie": cookie}, legacy=True, compression=None)
         self.frames: list[dict[str, Any]] = []
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()

@@ -25,7 +25,9 @@ class Socket:
     def __init__(self, base: str, table: str, cookie: str, hands: dict[Any, set[str]]) -> None:
         url = base.replace("http://", "ws://") + f"/api/tables/{table}/live"
         headers = {"Cookie": cookie} if cookie else {}
-        self.ws: ClientConnection = connect(url, additional_headers=headers, legacy=True)
+        self.ws: ClientConnection = connect(
+            url, additional_headers=headers, legacy=True, compression=None
+        )
         self.hands = hands
         self.version = 0
 
