@@ -1,5 +1,5 @@
 """The table page's felt as the browser tests see it: a person at a robot table
-(opened, filled with robots and started from the page), waiting for their turn,
+(made through the API, then opened in the page), waiting for their turn,
 playing a hand from the page, and the boxes the layout tests compare (the felt,
 each seat, each card of the trick on it).
 
@@ -63,24 +63,37 @@ def shot(page: Page, name: str) -> None:
     save_shot(page, name, full_page=False)
 
 
-def robot_table(page: Page, base: str, name: str, lang: str = "es", **choices: str) -> str:
-    """A table of ``name`` and robots, started."""
-    page.goto(base + "/")
-    page.wait_for_selector("#create:visible, #signin:visible")
-    if page.locator("#signin").is_visible():
-        page.fill("#name", name)
-        page.click("#signin button[type=submit]")
-    page.wait_for_selector("#create", state="visible")
-    if choices:  # the options past the rule set are folded under "Más opciones"
-        page.evaluate("document.getElementById('more-options').open = true")
-    for field, value in choices.items():
-        page.select_option(f"#{field}", value)
-    page.click("#create button[type=submit]")
-    page.wait_for_url("**/mesa/**")
-    page.get_by_role("button", name=TEXTS[lang]["robots"], exact=True).click()
-    page.get_by_role("button", name=TEXTS[lang]["start"], exact=True).click()
+def robot_table(page: Page, base: str, name: str, **choices: str) -> str:
+    """A started table of ``name`` and ``normal`` robots, open in ``page``.
+
+    It is made through the API with the page's own cookies, as the start page's
+    form and the table's "fill with robots and start" button make it when nothing
+    else is chosen (``choices``: ``preset``, ``players``, ``target``); loading the
+    start page and the table page once more cost each test about a second of
+    processor time. The form and the button themselves are driven by the tests of
+    the first game (``test_first_game_web``) and of the pages (``test_web``)."""
+    session = page.request.get(base + "/api/session").json()
+    if session["name"] is None:
+        answer = page.request.post(base + "/api/session", data={"name": name})
+        assert answer.ok, answer.text()
+        session = answer.json()
+    headers = {"x-csrf-token": session["csrf"]}
+    body: dict[str, Any] = {"preset": choices.pop("preset", "estandar")}
+    if "target" in choices:
+        body["target"] = int(choices.pop("target"))
+    if "players" in choices:
+        players = int(choices.pop("players"))
+        body["options"] = {"players": players, "partnerships": players == 4}
+    assert not choices, f"robot_table does not know {sorted(choices)}"
+    made = page.request.post(base + "/api/tables", data=body, headers=headers)
+    assert made.ok, made.text()
+    table: str = made.json()["id"]
+    for step, data in (("robots", {"level": "normal"}), ("start", None)):
+        done = page.request.post(f"{base}/api/tables/{table}/{step}", data=data, headers=headers)
+        assert done.ok, (step, done.text())
+    page.goto(f"{base}/mesa/{table}")
     page.wait_for_selector("#hand-cards button, .face-down")
-    return page.url.rsplit("/", 1)[1]
+    return table
 
 
 def wait_until(page: Page, table: str, test: Any, what: str) -> dict[str, Any]:

@@ -50,7 +50,7 @@ def server_options() -> dict[str, Any]:
 
 
 def blunder_then_abandon(page: Page, base: str, lang: str) -> str:
-    table = robot_table(page, base, "Ana", lang, preset="pagat")
+    table = robot_table(page, base, "Ana", preset="pagat")
     my_turn(page, table, "bidding")
     page.select_option("#bid", "13")
     page.get_by_role("button", name=TEXTS[lang]["bid"], exact=True).click()

@@ -78,7 +78,7 @@ def test_the_deck_choice_shows_its_whole_text(
     whole_text(page, lang, f"start page, {size}, {lang}")
     sign_in(page, "Rita")
     page.wait_for_selector("#create", state="visible")
-    robot_table(page, base, "Rita", lang=lang)
+    robot_table(page, base, "Rita")
     whole_text(page, lang, f"table page, {size}, {lang}")
     page.select_option("#deck", "four")
     shot(page, f"deck-choice-{size}-{lang}", full_page=False)

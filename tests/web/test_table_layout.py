@@ -196,7 +196,7 @@ def test_in_english_the_same_names_and_one_screen(base: str, browser: Browser) -
     context = person(browser, base, "phone", locale="en-US")
     page = context.new_page()
     errors = watch_errors(page)
-    table = robot_table(page, base, "Ann", lang="en")
+    table = robot_table(page, base, "Ann")
     view = my_turn(page, table, "bidding")
     one_screen(page, "bidding in English", lang="en")
     shot(page, "layout-bidding-phone-en")
