@@ -105,7 +105,7 @@ export function renderHand(v) {
     document.documentElement.lang, v.you, g && g.hand_number, g && g.hand,
     legalOf("play").map((a) => a.value), g && g.proper_plays,
   ]);
-  if (key === drawn && box.isConnected) return;
+  if (key === drawn) return;
   drawn = key;
   const focused = box.contains(document.activeElement) ? document.activeElement.dataset.card || "" : null;
   section.hidden = v.you === null || !g || !g.hand_number;
