@@ -147,18 +147,27 @@ function draw() {
   drawWatch();
 }
 
+// Navigates to a table once: a second frame naming the same table while the first
+// navigation is under way would abort it.
+let leaving = false;
+function goTo(tableId) {
+  if (leaving) return;
+  leaving = true;
+  window.location.href = `/mesa/${encodeURIComponent(tableId)}`;
+}
+
 function onFrame(frame) {
-  if (frame.type !== "lobby") return;
+  if (frame.type !== "lobby" || leaving) return;
   const before = state.you;
   state = frame;
   if (state.you && state.you.table) {
     announce(t("lobby.seated"));
-    window.location.href = `/mesa/${encodeURIComponent(state.you.table)}`;
+    goTo(state.you.table);
     return;
   }
   if (state.seek && state.seek.accepted && state.seek.table === posted) {
     announce(t("lobby.seek_accepted"));
-    window.location.href = `/mesa/${encodeURIComponent(state.seek.table)}`;
+    goTo(state.seek.table);
     return;
   }
   if (before && !state.you) announce(t("lobby.left"));
@@ -169,7 +178,9 @@ function connect() {
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${window.location.host}/api/lobby/live?lang=${lang}`);
   socket.addEventListener("message", (event) => onFrame(JSON.parse(event.data)));
-  socket.addEventListener("close", () => window.setTimeout(connect, 1000));
+  socket.addEventListener("close", () => {
+    if (!leaving) window.setTimeout(connect, 1000);
+  });
 }
 
 async function quick(rules) {
@@ -187,6 +198,11 @@ async function quick(rules) {
     return;
   }
   state.you = answer.data.you;
+  if (state.you && state.you.table) {
+    announce(t("lobby.seated"));
+    goTo(state.you.table);
+    return;
+  }
   focusCancel = true;
   drawQueue();
   announce(document.getElementById("queue-status").textContent);
@@ -198,7 +214,7 @@ async function joinOpen(tableId) {
     showError(answer.data);
     return;
   }
-  window.location.href = `/mesa/${encodeURIComponent(tableId)}`;
+  goTo(tableId);
 }
 
 async function acceptSeek(tableId) {
@@ -208,7 +224,7 @@ async function acceptSeek(tableId) {
     showError(answer.data);
     return;
   }
-  window.location.href = `/mesa/${encodeURIComponent(tableId)}`;
+  goTo(tableId);
 }
 
 async function postSeek(event) {
