@@ -171,22 +171,10 @@ def redis_url() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's chromium, driven by Playwright (skipped where it is missing, except
-    in CI, where that fails)."""
-    import os
+    """The browser of the browser tests (``web_helpers.CHROMIUM``)."""
+    from web_helpers import CHROMIUM, launch
 
-    from playwright.sync_api import sync_playwright
-
-    from web_helpers import CHROMIUM
-
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield launched
-        launched.close()
+    yield from launch(CHROMIUM)
 
 
 @pytest.fixture

@@ -8,15 +8,31 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
+import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, BrowserContext, Locator, Page
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-"""Debian's chromium (``apt-get install chromium``); Playwright drives it by path."""
+BROWSER = shutil.which("chromium") or "/usr/bin/chromium"
+"""Debian's chromium (``apt-get install chromium``), the browser people run: the
+tests of the installable app use it, for what only a full browser has (the
+installability criteria, notifications)."""
+
+CHROMIUM = (
+    os.environ.get("ESPADAS_CHROMIUM")
+    or shutil.which("chromium-headless-shell")
+    or shutil.which("chromium")
+    or "/usr/bin/chromium"
+)
+"""What Playwright drives in the other browser tests: Debian's chromium built
+without a window (``apt-get install chromium-headless-shell``), the same Blink
+and V8 as ``chromium``, at about half its processor time (no browser interface
+to draw); Debian's ``chromium`` where the shell is missing. ``ESPADAS_CHROMIUM``
+names another executable."""
 
 SHOTS = Path(__file__).resolve().parents[1] / "test-screenshots"
 """Where the browser tests save their screenshots (git-ignored), to be looked at."""
@@ -41,6 +57,19 @@ document.addEventListener('securitypolicyviolation', (e) => {
 }, true);
 """
 """Run in every page before its own scripts: keeps each refusal of the policy."""
+
+
+def launch(executable: str) -> Iterator[Browser]:
+    """Debian's chromium at ``executable``, driven by Playwright (skipped where it
+    is missing, except in CI, where that fails)."""
+    if not os.path.exists(executable):
+        if os.environ.get("CI"):
+            pytest.fail(f"Debian's chromium is needed at {executable} (apt-get install chromium)")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        yield launched
+        launched.close()
 
 
 WORKER: Literal["allow", "block"] = "block"

@@ -23,11 +23,12 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from espadas.web.app_install import OFFLINE_PATH, version
 from espadas.web.site import catalog
 from web_helpers import (
-    CHROMIUM,
+    BROWSER,
     SIZES,
     WATCH_CSP,
     axe_clean,
     csp_violations,
+    launch,
     no_sideways_scroll,
     person,
     shot,
@@ -58,13 +59,20 @@ ICON_SIZE = """async (src) => {
 """The size at which the page loads an image."""
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """The full chromium: the headless shell of the other browser tests has no
+    notifications and does not offer to install an app."""
+    yield from launch(BROWSER)
+
+
 @pytest.fixture
 def installed(browser: Browser, tmp_path: Path) -> Iterator[BrowserContext]:
     """A browser profile kept on disk (Chromium does not install apps from an
     incognito profile, which is what a plain context is), in Spanish."""
     context = browser.browser_type.launch_persistent_context(
         str(tmp_path / "profile"),
-        executable_path=CHROMIUM,
+        executable_path=BROWSER,
         args=["--no-sandbox"],
         locale="es-ES",
         viewport={"width": 1280, "height": 800},
