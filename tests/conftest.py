@@ -68,14 +68,32 @@ first: ``scripts/test --fast`` leaves them out, and the suite starts them first,
 this order."""
 
 
+LONG_MODULES = (
+    "test_table_layout",
+    "test_web",
+    "test_properties",
+    "test_server",
+    "test_lobby_web",
+    "test_app_install_web",
+    "test_accounts",
+    "test_club_store",
+    "test_robot_queue",
+    "test_analysis_marks",
+)
+"""The other modules that take a worker 20 s or more (``scripts/test --durations=0``),
+the longest first: begun right after the slow modules, so that none of them begins
+last, while the other workers have nothing left to do."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Marks each test by where it lives: ``browser`` under ``tests/web``, ``slow`` in
     :data:`SLOW_MODULES`, so that a new test file is classified without a word.
 
     Then runs the longest files first: the slow modules in their order, then the
-    browser tests, then the rest, these two groups with the files of more tests
-    first. ``scripts/test`` hands the workers the files in this order
-    (``--no-loadscope-reorder``): a long file begun last would leave the others idle at the end."""
+    long ones (:data:`LONG_MODULES`) in theirs, then the browser tests, then the
+    rest, these two groups with the files of more tests first. ``scripts/test``
+    hands the workers the files in this order (``--no-loadscope-reorder``): a long
+    file begun last would leave the others idle at the end."""
     tests_in = Counter(item.path for item in items)
     for item in items:
         path = item.path
@@ -85,11 +103,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
     def order(item: pytest.Item) -> tuple[int, int, str]:
-        """(group, then the slow modules' own order or fewer tests later, then path)."""
+        """(group, then the slow or long modules' own order or fewer tests later, then path)."""
         path = item.path
         if path.stem in SLOW_MODULES:
             return (0, SLOW_MODULES.index(path.stem), "")
-        return (1 if path.parent.name == "web" else 2, -tests_in[path], str(path))
+        if path.stem in LONG_MODULES:
+            return (1, LONG_MODULES.index(path.stem), "")
+        return (2 if path.parent.name == "web" else 3, -tests_in[path], str(path))
 
     items.sort(key=order)  # stable: a file's tests keep their order
 
