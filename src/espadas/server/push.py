@@ -64,7 +64,6 @@ import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid  # type: ignore[import-untyped]
-from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection
 from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
@@ -393,6 +392,10 @@ class Push:
         except EndpointRefused as refused:
             raise PushRefused(refused) from refused
         claims = {"sub": self.subject, "aud": _origin(endpoint)}  # webpush adds "exp"
+        # imported at the first notice, not with the server: pywebpush brings aiohttp,
+        # about 0.18 s of every start of `espadas serve`
+        from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
+
         session = requests.Session()
         session.trust_env = False  # no proxy from the environment: it would resolve anew
         session.mount("https://", PinnedAdapter(address))
