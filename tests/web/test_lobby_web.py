@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Request
 
 from web_helpers import axe_clean, no_sideways_scroll, person, shot, wait_for, watch_errors
 
@@ -28,10 +28,26 @@ def _seated_url(page: Page) -> str:
     return page.url.rsplit("/", 1)[1]
 
 
+def _table_requests(pages: list[Page]) -> list[list[str]]:
+    """Each page's requests for a table's document, kept as they are made: one each,
+    never a second that would abort the first (the lobby may name the table in
+    more than one frame)."""
+    asked: list[list[str]] = [[] for _ in pages]
+    for page, kept in zip(pages, asked, strict=True):
+
+        def keep(request: Request, kept: list[str] = kept) -> None:
+            if request.resource_type == "document" and "/mesa/" in request.url:
+                kept.append(request.url)
+
+        page.on("request", keep)
+    return asked
+
+
 def test_four_people_press_play_now_and_land_at_one_table(browser: Browser, base: str) -> None:
     contexts = [person(browser, base) for _ in range(4)]
     try:
         pages = [c.new_page() for c in contexts]
+        to_table = _table_requests(pages)
         for page, name in zip(pages, ("Ana", "Luis", "Marta", "Pedro"), strict=True):
             page.goto("/")
             page.click("#play-now")
@@ -41,6 +57,9 @@ def test_four_people_press_play_now_and_land_at_one_table(browser: Browser, base
             page.click("#lobby-signin button[type=submit]")
         tables = {_seated_url(page) for page in pages}
         assert len(tables) == 1
+        for page in pages:
+            page.wait_for_load_state()
+        assert [len(asked) for asked in to_table] == [1] * len(pages), to_table
         view = pages[0].request.get(f"/api/tables/{tables.pop()}").json()
         assert view["status"] == "playing"
         assert not any(s.get("robot") for s in view["seats"])
@@ -53,6 +72,7 @@ def test_three_people_and_a_robot_after_the_wait(browser: Browser, base: str) ->
     contexts = [person(browser, base) for _ in range(3)]
     try:
         pages = [c.new_page() for c in contexts]
+        to_table = _table_requests(pages)
         for page, name in zip(pages, ("Rosa", "Juan", "Eva"), strict=True):
             page.goto("/sala")
             page.fill("#name", name)
@@ -63,6 +83,9 @@ def test_three_people_and_a_robot_after_the_wait(browser: Browser, base: str) ->
             page.click("button[data-rules=pagat]")
         tables = {_seated_url(page) for page in pages}
         assert len(tables) == 1
+        for page in pages:
+            page.wait_for_load_state()
+        assert [len(asked) for asked in to_table] == [1] * len(pages), to_table
         view = pages[0].request.get(f"/api/tables/{tables.pop()}").json()
         assert [s["robot"] for s in view["seats"] if s.get("robot")] == ["experto"]
     finally:
