@@ -12,7 +12,6 @@ otherwise).
 
 from __future__ import annotations
 
-import gc
 import os
 from collections import Counter
 from collections.abc import Iterator
@@ -113,18 +112,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return (2 if path.parent.name == "web" else 3, -tests_in[path], str(path))
 
     items.sort(key=order)  # stable: a file's tests keep their order
-
-
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """Keeps Python's cyclic garbage collector off what every test shares: the modules,
-    the collected tests and their fixtures' definitions are frozen (``gc.freeze``), and
-    the youngest generation is collected after 10,000 new objects rather than 700. A
-    worker holds a large heap (the server, numba, Playwright) that each full collection
-    walked again; on three server and engine modules run alone this cut the processor
-    time by about a fifth (77 and 72 s of user time before, 63 and 46 s after)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 20, 20)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
