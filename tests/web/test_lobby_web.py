@@ -43,6 +43,17 @@ def _table_requests(pages: list[Page]) -> list[list[str]]:
     return asked
 
 
+def _one_table(pages: list[Page], to_table: list[list[str]]) -> str:
+    """The table every page landed at: one table for all, each page's document asked
+    for once (``to_table``, from :func:`_table_requests`)."""
+    tables = {_seated_url(page) for page in pages}
+    assert len(tables) == 1
+    for page in pages:
+        page.wait_for_load_state()
+    assert [len(asked) for asked in to_table] == [1] * len(pages), to_table
+    return tables.pop()
+
+
 def test_four_people_press_play_now_and_land_at_one_table(browser: Browser, base: str) -> None:
     contexts = [person(browser, base) for _ in range(4)]
     try:
@@ -55,12 +66,7 @@ def test_four_people_press_play_now_and_land_at_one_table(browser: Browser, base
             page.fill("#name", name)
             page.select_option("#lobby-wait", "60")  # people only: no robot comes first
             page.click("#lobby-signin button[type=submit]")
-        tables = {_seated_url(page) for page in pages}
-        assert len(tables) == 1
-        for page in pages:
-            page.wait_for_load_state()
-        assert [len(asked) for asked in to_table] == [1] * len(pages), to_table
-        view = pages[0].request.get(f"/api/tables/{tables.pop()}").json()
+        view = pages[0].request.get(f"/api/tables/{_one_table(pages, to_table)}").json()
         assert view["status"] == "playing"
         assert not any(s.get("robot") for s in view["seats"])
     finally:
@@ -81,12 +87,7 @@ def test_three_people_and_a_robot_after_the_wait(browser: Browser, base: str) ->
             page.select_option("#lobby-wait", "10")  # time for all three on a loaded machine
         for page in pages:  # within the wait, one after the other
             page.click("button[data-rules=pagat]")
-        tables = {_seated_url(page) for page in pages}
-        assert len(tables) == 1
-        for page in pages:
-            page.wait_for_load_state()
-        assert [len(asked) for asked in to_table] == [1] * len(pages), to_table
-        view = pages[0].request.get(f"/api/tables/{tables.pop()}").json()
+        view = pages[0].request.get(f"/api/tables/{_one_table(pages, to_table)}").json()
         assert [s["robot"] for s in view["seats"] if s.get("robot")] == ["experto"]
     finally:
         for context in contexts:

@@ -156,13 +156,18 @@ function goTo(tableId) {
   window.location.href = `/mesa/${encodeURIComponent(tableId)}`;
 }
 
+// The server has seated this person at a table: said, then gone to.
+function seated(tableId) {
+  announce(t("lobby.seated"));
+  goTo(tableId);
+}
+
 function onFrame(frame) {
   if (frame.type !== "lobby" || leaving) return;
   const before = state.you;
   state = frame;
   if (state.you && state.you.table) {
-    announce(t("lobby.seated"));
-    goTo(state.you.table);
+    seated(state.you.table);
     return;
   }
   if (state.seek && state.seek.accepted && state.seek.table === posted) {
@@ -199,8 +204,7 @@ async function quick(rules) {
   }
   state.you = answer.data.you;
   if (state.you && state.you.table) {
-    announce(t("lobby.seated"));
-    goTo(state.you.table);
+    seated(state.you.table);
     return;
   }
   focusCancel = true;
