@@ -74,6 +74,8 @@ def test_refusals(base: str) -> None:
         link = ana.ok("POST", "/api/events", {"name": "Enlace", "boards": 1})
         wrong = zoe.request("POST", f"/api/events/{link['id']}/join", {"token": "x"})
         assert wrong.status_code == 403 and wrong.json()["error"] == "event_link"
+        accented = zoe.request("POST", f"/api/events/{link['id']}/join", {"token": "año"})
+        assert accented.status_code == 403 and accented.json()["error"] == "event_link"
         assert zoe.ok("GET", f"/api/events/{link['id']}")["link"] is None
         token = link["link"].split("?t=")[1]
         joined = zoe.ok("POST", f"/api/events/{link['id']}/join", {"token": token})

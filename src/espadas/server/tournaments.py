@@ -138,7 +138,8 @@ class EventService:
         if event.status != "open":
             raise EventRefused(409, "event_started", "the event has started")
         if spec.invited is None:
-            if token is None or not secrets.compare_digest(token, event.token):
+            # as bytes: compare_digest refuses str with characters beyond ASCII
+            if token is None or not secrets.compare_digest(token.encode(), event.token.encode()):
                 raise EventRefused(403, "event_link", "join with the event's link")
         elif not may_join(spec, player.id, player.name):
             raise EventRefused(403, "event_not_invited", "you are not on the event's list")
