@@ -13,6 +13,7 @@ otherwise).
 from __future__ import annotations
 
 import os
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -190,11 +191,25 @@ def redis_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """The browser of the browser tests (``web_helpers.CHROMIUM``)."""
+def browser() -> Any:
+    """The browser of the browser tests (``web_helpers.CHROMIUM``), kept from one
+    browser test module to the next (:func:`web_helpers.launch`)."""
     from web_helpers import CHROMIUM, launch
 
-    yield from launch(CHROMIUM)
+    return launch(CHROMIUM)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _browsers_only_beside_browser_tests(request: pytest.FixtureRequest) -> None:
+    """Before a module outside ``tests/web``, the browsers kept by the browser tests
+    are closed: their driver's event loop would make ``asyncio.run()`` refuse."""
+    if request.path.parent.name != "web" and "web_helpers" in sys.modules:
+        sys.modules["web_helpers"].close_browsers()
+
+
+def pytest_sessionfinish() -> None:
+    if "web_helpers" in sys.modules:
+        sys.modules["web_helpers"].close_browsers()
 
 
 @pytest.fixture

@@ -129,6 +129,7 @@ def fresh_postgres(url: str = PG_URL) -> Iterator[str]:
     elsewhere when PostgreSQL cannot be reached."""
     import asyncio
     import secrets
+    from concurrent.futures import ThreadPoolExecutor
 
     import pytest
     import sqlalchemy as sa
@@ -146,8 +147,14 @@ def fresh_postgres(url: str = PG_URL) -> Iterator[str]:
         finally:
             await engine.dispose()
 
+    def apart(statement: str) -> None:
+        """``run(statement)`` in a thread of its own: a browser test's thread has
+        Playwright's event loop running, beside which ``asyncio.run`` refuses."""
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, run(statement)).result()
+
     try:
-        asyncio.run(run(f"CREATE DATABASE {name}"))
+        apart(f"CREATE DATABASE {name}")
     except (OSError, sa.exc.SQLAlchemyError) as exc:
         if os.environ.get("CI"):
             pytest.fail(f"PostgreSQL is needed at {url} and cannot be reached: {exc}")
@@ -155,7 +162,7 @@ def fresh_postgres(url: str = PG_URL) -> Iterator[str]:
     try:
         yield url.rsplit("/", 1)[0] + "/" + name
     finally:
-        asyncio.run(run(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        apart(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 CARD = __import__("re").compile(r"^(10|[2-9TJQKA])[SHDC]$")

@@ -8,13 +8,12 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 BROWSER = shutil.which("chromium") or "/usr/bin/chromium"
@@ -59,17 +58,51 @@ document.addEventListener('securitypolicyviolation', (e) => {
 """Run in every page before its own scripts: keeps each refusal of the policy."""
 
 
-def launch(executable: str) -> Iterator[Browser]:
+class _Running:
+    """The Playwright driver of this test process and the browsers it launched, by
+    executable."""
+
+    driver: ClassVar[Playwright | None] = None
+    browsers: ClassVar[dict[str, Browser]] = {}
+
+
+def launch(executable: str) -> Browser:
     """Debian's chromium at ``executable``, driven by Playwright (skipped where it
-    is missing, except in CI, where that fails)."""
+    is missing, except in CI, where that fails).
+
+    One driver and one browser per executable serve every browser test module a
+    test process runs in a row: starting them costs about 0.7 s of processor time
+    (node and chromium), and each test opens its own context (cookies, storage),
+    so modules share nothing else. :func:`close_browsers` ends them before any
+    other module: the driver's event loop counts as the thread's running loop,
+    and ``asyncio.run()`` refuses to start beside it."""
     if not os.path.exists(executable):
         if os.environ.get("CI"):
             pytest.fail(f"Debian's chromium is needed at {executable} (apt-get install chromium)")
         pytest.skip("chromium is not installed (apt-get install chromium)")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        yield launched
-        launched.close()
+    if _Running.driver is None:
+        _Running.driver = sync_playwright().start()
+    browser = _Running.browsers.get(executable)
+    if browser is None or not browser.is_connected():
+        browser = _Running.driver.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        _Running.browsers[executable] = browser
+    return browser
+
+
+def close_browser(executable: str) -> None:
+    """Closes the browser :func:`launch` keeps for ``executable``, if any."""
+    browser = _Running.browsers.pop(executable, None)
+    if browser is not None:
+        browser.close()
+
+
+def close_browsers() -> None:
+    """Closes every browser :func:`launch` keeps, and stops the driver."""
+    for executable in list(_Running.browsers):
+        close_browser(executable)
+    if _Running.driver is not None:
+        _Running.driver.stop()
+        _Running.driver = None
 
 
 WORKER: Literal["allow", "block"] = "block"

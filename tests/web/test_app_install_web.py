@@ -27,6 +27,7 @@ from web_helpers import (
     SIZES,
     WATCH_CSP,
     axe_clean,
+    close_browser,
     csp_violations,
     launch,
     no_sideways_scroll,
@@ -63,7 +64,8 @@ ICON_SIZE = """async (src) => {
 def browser() -> Iterator[Browser]:
     """The full chromium: the headless shell of the other browser tests has no
     notifications and does not offer to install an app."""
-    yield from launch(BROWSER)
+    yield launch(BROWSER)
+    close_browser(BROWSER)
 
 
 @pytest.fixture
