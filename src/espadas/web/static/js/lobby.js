@@ -117,14 +117,17 @@ function drawSeeks() {
     button.addEventListener("click", () => acceptSeek(button.dataset.accept));
   }
   const box = document.getElementById("my-seek");
+  const focused = box.contains(document.activeElement);
   box.hidden = !mine || mine.accepted;
+  // a frame sent before the posted seek was kept hides it a moment, and the focus
+  // with it: back on "withdraw" once the seek shows again
+  if (box.hidden && focused && posted) focusWithdraw = true;
   document.getElementById("seek-new").hidden = !me || Boolean(mine && !mine.accepted);
   if (mine && !mine.accepted) {
     const listed = (state.seeks || []).find((item) => item.table === mine.table);
     document.getElementById("my-seek-status").textContent = t("lobby.seek_waiting", { about: listed ? seekText(listed) : ruleName(mine.rules) });
   }
   if (focusWithdraw && !box.hidden) {
-    // once the posted seek shows (a frame sent before it was kept may hide it a moment)
     focusWithdraw = false;
     document.getElementById("seek-withdraw").focus();
   }
