@@ -19,7 +19,7 @@ import httpx
 from espadas.store.store import Store
 from server_helpers import Client, free_port, serve_process
 
-KILLS = 22
+KILLS = 12
 TABLES = 3
 
 
