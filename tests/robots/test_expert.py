@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from engine_helpers import deal_of, start
-from espadas.engine import Action, Card, CardSet, Game, Play, PlayerView, Rules, full_view
+from espadas.engine import Action, Bid, Card, CardSet, Game, Play, PlayerView, Rules, full_view
 from espadas.engine.errors import ReplayError
 from espadas.engine.record import game_record, rebuild
 from espadas.robots.expert import ExpertRobot, OmniscientRobot
@@ -268,3 +268,30 @@ def test_guessed_bids_keep_the_bids_made() -> None:
         assert guessed.shape == (30, rules.players)
         assert (guessed[:, view.bids.index(3)] == 3).all()
         assert ((guessed >= 0) & (guessed <= rules.hand_size)).all()
+
+
+def test_a_nil_is_bid_only_well_ahead_of_the_best_number() -> None:
+    """``experto`` bids Nil only when its search puts the Nil ``NIL_BID_EDGE`` points
+    ahead of every number it weighed; a Nil turned down for that says so
+    (``search_nil_edge``) and bids the best number."""
+    from espadas.robots.expert.robot import NIL_BID_EDGE
+
+    robot = ExpertRobot(seed=5, budget_ms=5)
+    rules = Rules.from_preset("estandar")
+    nils = turned_down = 0
+    for seed in range(40):
+        game = Game.new(rules, seed=seed)
+        while game.phase == "bidding":
+            explained = robot.explain(game.view_for(game.to_act or 0))
+            points = {c.action.value: c.points for c in explained.candidates}  # type: ignore[union-attr]
+            numbers = [p for b, p in points.items() if b != 0 and p is not None]
+            nil = points.get(0)
+            if explained.action == Bid(0) and numbers:
+                nils += 1
+                assert nil is not None and nil - max(numbers) >= NIL_BID_EDGE
+            if explained.reason == "search_nil_edge":
+                turned_down += 1
+                assert nil is not None and nil - max(numbers) < NIL_BID_EDGE
+                assert points[explained.action.value] == max(numbers)  # type: ignore[union-attr]
+            game.apply(explained.action)
+    assert nils > 0 and turned_down > 0, (nils, turned_down)

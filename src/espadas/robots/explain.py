@@ -122,11 +122,14 @@ def searched(
     weighed: Iterable[tuple[Action, float]],
     habit: str,
     params: Mapping[str, Param],
+    reason: str | None = None,
 ) -> Explanation:
     """``experto``'s decision: ``chosen`` among the ``weighed`` actions (with the
     points its search expects of each), ``guide`` the action of ``normal``'s
-    ``habit``; the reason says whether the search kept that habit or overruled it."""
-    reason = "search_keeps_habit" if chosen == guide else "search_best"
+    ``habit``; the reason says whether the search kept that habit or overruled it,
+    unless ``reason`` is given (``search_nil_edge``: a Nil not far enough ahead)."""
+    if reason is None:
+        reason = "search_keeps_habit" if chosen == guide else "search_best"
     cands = ranked(Candidate(a, p) for a, p in weighed)
     return Explanation(chosen, cands, reason, dict(params), habit)
 
@@ -178,8 +181,9 @@ BID_REASONS = (
 )
 """Why ``normal`` bids (:mod:`espadas.robots.bidding`) or looks at its cards."""
 
-SEARCH_REASONS = ("search_best", "search_keeps_habit", "equivalent_cards")
-"""Why ``experto`` chooses: its search's best, or the habit the search cannot beat."""
+SEARCH_REASONS = ("search_best", "search_keeps_habit", "search_nil_edge", "equivalent_cards")
+"""Why ``experto`` chooses: its search's best, the habit the search cannot beat, or
+its best number where the search puts a Nil ahead by too little."""
 
 OTHER_REASONS = ("random", "only_action", "blind_guess")
 """``aleatorio``'s reason, an action that is the only one (closing a hand), and the
