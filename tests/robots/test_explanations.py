@@ -289,7 +289,7 @@ def test_every_reason_has_a_text_in_both_languages(reason: str) -> None:
     es, en = UI[key]["es"], UI[key]["en"]
     assert isinstance(es, str) and isinstance(en, str) and es != en
     assert fields(es) == fields(en) <= {"tricks", "nil", "margin", "nil_edge"}
-    params = {"tricks": 3.5, "nil": 70, "margin": 15.0, "nil_edge": 40.0}
+    params = {"tricks": 3.5, "nil": 70, "margin": 15.0, "nil_edge": 20.0}
     assert translate(key, "es", **params) != translate(key, "en", **params)
 
 
