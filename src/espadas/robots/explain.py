@@ -183,7 +183,7 @@ BID_REASONS = (
 
 SEARCH_REASONS = ("search_best", "search_keeps_habit", "search_nil_edge", "equivalent_cards")
 """Why ``experto`` chooses: its search's best, the habit the search cannot beat, or
-its best number where the search puts a Nil ahead by too little."""
+its best number where the search does not put a Nil far enough ahead."""
 
 OTHER_REASONS = ("random", "only_action", "blind_guess")
 """``aleatorio``'s reason, an action that is the only one (closing a hand), and the
