@@ -208,6 +208,7 @@ def _browsers_only_beside_browser_tests(request: pytest.FixtureRequest) -> None:
 
 
 def pytest_sessionfinish() -> None:
+    """The browsers kept by the last browser module are closed with the process."""
     if "web_helpers" in sys.modules:
         sys.modules["web_helpers"].close_browsers()
 
