@@ -11,8 +11,10 @@ let socket = null;
 let ticking = null;
 let wanted = null; // a rule set to join once signed in (?jugar=...)
 let posted = null; // the table of the seek this page posted (its page goes there once accepted)
-let focusWithdraw = false;
-let focusCancel = false;
+// The boxes whose button takes the focus once they show (by the box's id): asked
+// for by the person's press, and again when a frame sent before the press hides
+// the box a moment, taking the focus with it.
+const focusWhenShown = new Set();
 
 function ruleName(key) {
   return t(`lobby.rules.${key}`);
@@ -54,10 +56,10 @@ function drawQueue() {
   const you = state.you;
   window.clearInterval(ticking);
   if (!you || you.table) {
-    box.hidden = true;
+    showBox(box, false, "queue-cancel");
     return;
   }
-  box.hidden = false;
+  showBox(box, true, "queue-cancel");
   const shown = you.rules.startsWith("mine-") ? ruleName("mine") : ruleName(you.rules);
   document.getElementById("queue-status").textContent = t("lobby.searching", { rules: shown });
   const robotsAt = Date.parse(you.since) + you.wait * 1000;
@@ -67,11 +69,14 @@ function drawQueue() {
   };
   tick();
   ticking = window.setInterval(tick, 1000);
-  if (focusCancel) {
-    // once the queue shows (a frame sent before the press may hide it a moment)
-    focusCancel = false;
-    document.getElementById("queue-cancel").focus();
-  }
+}
+
+// Shows or hides `box`; its button `buttonId` takes the focus when the box shows and
+// focusWhenShown asks for it.
+function showBox(box, shown, buttonId) {
+  if (!shown && box.contains(document.activeElement)) focusWhenShown.add(box.id);
+  box.hidden = !shown;
+  if (shown && focusWhenShown.delete(box.id)) document.getElementById(buttonId).focus();
 }
 
 function drawOpen() {
@@ -117,19 +122,11 @@ function drawSeeks() {
     button.addEventListener("click", () => acceptSeek(button.dataset.accept));
   }
   const box = document.getElementById("my-seek");
-  const focused = box.contains(document.activeElement);
-  box.hidden = !mine || mine.accepted;
-  // a frame sent before the posted seek was kept hides it a moment, and the focus
-  // with it: back on "withdraw" once the seek shows again
-  if (box.hidden && focused && posted) focusWithdraw = true;
+  showBox(box, Boolean(mine && !mine.accepted), "seek-withdraw");
   document.getElementById("seek-new").hidden = !me || Boolean(mine && !mine.accepted);
   if (mine && !mine.accepted) {
     const listed = (state.seeks || []).find((item) => item.table === mine.table);
     document.getElementById("my-seek-status").textContent = t("lobby.seek_waiting", { about: listed ? seekText(listed) : ruleName(mine.rules) });
-  }
-  if (focusWithdraw && !box.hidden) {
-    focusWithdraw = false;
-    document.getElementById("seek-withdraw").focus();
   }
 }
 
@@ -210,7 +207,7 @@ async function quick(rules) {
     seated(state.you.table);
     return;
   }
-  focusCancel = true;
+  focusWhenShown.add("queue");
   drawQueue();
   announce(document.getElementById("queue-status").textContent);
 }
@@ -254,7 +251,7 @@ async function postSeek(event) {
   state.seek = answer.data.seek;
   posted = state.seek.table;
   document.getElementById("seek-new").open = false;
-  focusWithdraw = true;
+  focusWhenShown.add("my-seek");
   drawSeeks();
   announce(document.getElementById("my-seek-status").textContent || t("lobby.seek_posted"));
 }
@@ -322,6 +319,7 @@ async function main() {
     state.seek = null;
     posted = null;
     drawSeeks();
+    focusWhenShown.delete("my-seek"); // withdrawn on purpose: no focus to give back
     announce(t("lobby.seek_withdrawn"));
   });
   document.getElementById("queue-cancel").addEventListener("click", async () => {
@@ -329,6 +327,7 @@ async function main() {
     if (!answer.ok) showError(answer.data);
     state.you = null;
     drawQueue();
+    focusWhenShown.delete("queue"); // left on purpose: no focus to give back
     announce(t("lobby.left"));
   });
   document.getElementById("block-form").addEventListener("submit", async (event) => {
