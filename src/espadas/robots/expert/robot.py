@@ -212,14 +212,19 @@ class ExpertRobot:
                         fn = values[key] = value_for(view, bids)
                     total += float(weight) * fn(tuple(int(x) for x in row))
                 options.append((bid, total / max(float(w.sum()), 1e-9)))
-        best = max(options, key=lambda o: (o[1], -int(o[0])))
-        habit = dict(options).get(guide)
+
+        def rank(option: tuple[BidValue, float]) -> tuple[float, int]:
+            return (option[1], -int(option[0]))  # more points, then the lower bid
+
+        points = dict(options)
+        best = max(options, key=rank)
+        habit = points.get(guide)
         chosen = guide if habit is not None and best[1] - habit <= BID_MARGIN else best[0]
         reason = None
         numbers_weighed = [o for o in options if o[0] != 0]
         if chosen == 0 and numbers_weighed:
-            top = max(numbers_weighed, key=lambda o: (o[1], -int(o[0])))
-            if dict(options)[0] - top[1] < NIL_BID_EDGE:
+            top = max(numbers_weighed, key=rank)
+            if points[0] - top[1] < NIL_BID_EDGE:
                 if guide != 0 and habit is not None:
                     chosen = guide
                 else:
