@@ -180,9 +180,14 @@ def forced_first_card(rules: Rules) -> Card | None:
     return min(clubs, key=lambda c: c.rank)
 
 
+_SUITS = tuple("CDHS".index(str(Card(card))[1]) for card in range(52))
+"""Each card's suit read from its text (FORMATS.md suit letters), not from the
+engine's arithmetic: read once, looked up at every step of the random games."""
+
+
 def _suit(card: int) -> int:
     """0 clubs, 1 diamonds, 2 hearts, 3 spades (RULES.md §1; FORMATS.md suit letters)."""
-    return "CDHS".index(str(Card(card))[1])
+    return _SUITS[card]
 
 
 def expected_proper(

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from web_helpers import WORKER, shot, wait_for
+from web_helpers import WORKER, axe_clean, shot, wait_for
 
 SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
 TARGETS = "main button, main a.button, main input:not([type=checkbox]):not([type=radio])"
@@ -66,8 +65,7 @@ def hello(page: Page) -> str:
 
 
 def check_page(page: Page, state: str, size: str) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{state}:\n{results.generate_report()}"
+    axe_clean(page, state)
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size][0], state
     small = page.evaluate(
         f"""() => [...document.querySelectorAll({TARGETS!r})]

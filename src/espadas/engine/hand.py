@@ -146,6 +146,7 @@ class Hand:
         "leader",
         "leaders",
         "looked",
+        "memo",
         "n",
         "on_done",
         "on_play",
@@ -175,6 +176,9 @@ class Hand:
         self.plays: list[int] = []
         self.leaders: list[int] = []
         self.winners: list[int] = []
+        self.memo: tuple[object, ...] = ()
+        """The finished tricks as views show them, kept by :mod:`espadas.engine.view`
+        (a finished trick never changes)."""
         self.tricks = [0] * n
         self.broken = False
         self.reneges: list[tuple[int, int]] = []

@@ -109,6 +109,31 @@ class ViewSource(Protocol):
     def legal_actions(self) -> Sequence[Action]: ...
 
 
+def finished_tricks(hand: Hand) -> tuple[Trick, ...]:
+    """The finished tricks of ``hand``, built once each: every view of the hand,
+    for every seat and after every action, shares them (``hand.memo``).
+
+    >>> from espadas.engine import Game, Rules
+    >>> game = Game.new(Rules.from_preset("estandar"), seed=1)
+    >>> while len(game.hand.winners) < 2:
+    ...     game.apply(game.legal_actions()[0], by=game.to_act)
+    >>> tricks = finished_tricks(game.hand)
+    >>> len(tricks), tricks is finished_tricks(game.hand)
+    (2, True)
+    """
+    memo: tuple[Trick, ...] = hand.memo  # type: ignore[assignment]
+    done = len(hand.winners)
+    if len(memo) < done:
+        n = hand.n
+        plays = hand.plays
+        memo += tuple(
+            Trick(hand.leaders[i], tuple(CARDS[c] for c in plays[i * n : (i + 1) * n]), w)
+            for i, w in enumerate(hand.winners[len(memo) :], start=len(memo))
+        )
+        hand.memo = memo
+    return memo
+
+
 def _public_fields(game: ViewSource) -> dict[str, object]:
     rules = game.rules
     n = rules.players
@@ -143,10 +168,7 @@ def _public_fields(game: ViewSource) -> dict[str, object]:
         "to_act": game.to_act,
         "looked": tuple(hand.looked),
         "bids": tuple(bids),
-        "tricks": tuple(
-            Trick(lead, tuple(CARDS[c] for c in cards), w)
-            for lead, cards, w in hand.completed_tricks()
-        ),
+        "tricks": finished_tricks(hand),
         "trick": None
         if current is None
         else Trick(current[0], tuple(CARDS[c] for c in current[1]), None),

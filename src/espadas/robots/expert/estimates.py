@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import functools
+from collections.abc import Collection
 
 import numpy as np
 
@@ -33,11 +34,12 @@ from espadas.robots.bidding import (
 )
 
 
-def warm_up() -> None:
-    """Compiles (or loads the cached compilation of) the kernel and builds the
-    per-suit tables (about a second), before timing starts."""
+def warm_up(parts: Collection[str] = kernel.WARM_PARTS) -> None:
+    """Compiles (or loads the cached compilation of) the kernel's ``parts`` (all by
+    default: :func:`espadas.robots.kernel.warm_up`) and builds the per-suit tables
+    (about a second), before timing starts."""
     suit_features()
-    kernel.warm_up()
+    kernel.warm_up(parts)
 
 
 def guess_bids(view: PlayerView, deals: np.ndarray) -> np.ndarray:

@@ -42,6 +42,8 @@ Cards are the engine's ints (``suit * 13 + rank``, spades 39..51); hands are
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 from espadas.robots.kernel.cards import (
@@ -76,34 +78,58 @@ from espadas.robots.kernel.tactics import (
     side_need,
 )
 
+WARM_PARTS = ("playouts", "sampling", "exact")
+"""The kernel's entry points, in the groups :func:`warm_up` compiles: the play-outs;
+the sampled deals and how well they fit the play; the exact search."""
 
-def warm_up() -> None:
+
+def warm_up(parts: Collection[str] = WARM_PARTS) -> None:
     """Compiles (or loads the cached compilation of) the kernel before timing starts
-    (:func:`espadas.robots.expert.warm_up` also builds experto's per-suit tables)."""
+    (:func:`espadas.robots.expert.warm_up` also builds experto's per-suit tables).
+
+    ``parts`` (of :data:`WARM_PARTS`) picks what to compile, so that separate
+    processes can compile a new checkout's kernel side by side: compiling is
+    single-threaded, and the play-outs and the sampling take about 10 s each.
+
+    >>> warm_up(["exact"])
+    >>> warm_up(["nothing"])
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown parts of the kernel: nothing (known: playouts, sampling, exact)
+    """
+    unknown = sorted(set(parts) - set(WARM_PARTS))
+    if unknown:
+        raise ValueError(
+            f"unknown parts of the kernel: {', '.join(unknown)} (known: {', '.join(WARM_PARTS)})"
+        )
     held = np.array([[1 << 51, 1 << 50, 1 << 49, 1 << 48]], dtype=np.int64)
     zeros = np.zeros(4, dtype=np.int64)
-    playouts(
-        held, 4, 1, 0, zeros, 0, zeros, True, 0, False, -1, np.ones((1, 4), dtype=np.int64),
-        np.array([2, 3, 0, 1], dtype=np.int64), np.array([-1], dtype=np.int64),
-        np.array([1], dtype=np.int64), 0, NO_TRACE,
-    )  # fmt: skip
-    sample_deals(0, 1, 14, np.zeros(4, np.int64), np.array([0, 1, 1, 1]), np.array([1, 2, 3]),
-                 1, 1, 1)  # fmt: skip
-    agreement(
-        held, np.zeros(4, dtype=np.int64), 4, 1, np.zeros(0, dtype=np.int64),
-        np.zeros(1, dtype=np.int64), 0, np.ones(4, dtype=np.int64),
-        np.array([2, 3, 0, 1], dtype=np.int64), False, -1, np.full((2, 4), 0.5), 1,
-    )  # fmt: skip
-    exact_values(
-        held, 4, 0, zeros, 0, True, 0, False, np.array([1, 0, 1, 0], dtype=np.int64),
-        np.array([51], dtype=np.int64), 2, np.zeros(16),
-    )  # fmt: skip
+    if "playouts" in parts:
+        playouts(
+            held, 4, 1, 0, zeros, 0, zeros, True, 0, False, -1, np.ones((1, 4), dtype=np.int64),
+            np.array([2, 3, 0, 1], dtype=np.int64), np.array([-1], dtype=np.int64),
+            np.array([1], dtype=np.int64), 0, NO_TRACE,
+        )  # fmt: skip
+    if "sampling" in parts:
+        sample_deals(0, 1, 14, np.zeros(4, np.int64), np.array([0, 1, 1, 1]), np.array([1, 2, 3]),
+                     1, 1, 1)  # fmt: skip
+        agreement(
+            held, np.zeros(4, dtype=np.int64), 4, 1, np.zeros(0, dtype=np.int64),
+            np.zeros(1, dtype=np.int64), 0, np.ones(4, dtype=np.int64),
+            np.array([2, 3, 0, 1], dtype=np.int64), False, -1, np.full((2, 4), 0.5), 1,
+        )  # fmt: skip
+    if "exact" in parts:
+        exact_values(
+            held, 4, 0, zeros, 0, True, 0, False, np.array([1, 0, 1, 0], dtype=np.int64),
+            np.array([51], dtype=np.int64), 2, np.zeros(16),
+        )  # fmt: skip
 
 
 __all__ = [
     "COMPILED",
     "NO_PARTNER",
     "NO_TRACE",
+    "WARM_PARTS",
     "above",
     "agreement",
     "beating",
