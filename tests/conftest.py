@@ -49,7 +49,9 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line("markers", "browser: drives chromium (every test under tests/web)")
     config.addinivalue_line(
-        "markers", "slow: kills servers, fuzzes every route or loads a server (left out by --fast)"
+        "markers",
+        "slow: kills a server or a worker, fuzzes every route or loads a server"
+        " (left out by --fast)",
     )
 
 

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from analysis_helpers import played_table, wait_done
 from espadas.robots.analysis import analyse, analysis_json, decisions
 from server_helpers import Client, running_server, settings_for
@@ -23,6 +25,7 @@ def start_worker(url: str, queue: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+@pytest.mark.slow  # kills a process: a crash test, left out by --fast
 def test_an_analysis_runs_in_the_queue_workers(tmp_path: Path, redis_url: str) -> None:
     queue = "espadas:test:" + secrets.token_hex(4)
     worker = start_worker(redis_url, queue)

@@ -155,6 +155,7 @@ def test_robots_play_on_while_people_chat(base: str) -> None:
     assert view["faults"] == 0 and view["chat"]["count"] == 4
 
 
+@pytest.mark.slow  # kills a process: a crash test, left out by --fast
 def test_a_restart_keeps_the_messages(tmp_path: Path) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"

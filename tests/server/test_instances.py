@@ -110,6 +110,7 @@ def move(client: Client, table: str) -> tuple[str, Any, int] | None:
     return kind, value, response.json()["version"]
 
 
+@pytest.mark.slow  # kills a process: a crash test, left out by --fast
 def test_killing_an_instance_mid_game_loses_nothing(tmp_path: Path, pg: str) -> None:
     ports = [free_port(), free_port()]
     instances = [serve(port, tmp_path, pg) for port in ports]  # one data folder: one cookie key

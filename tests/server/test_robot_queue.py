@@ -11,6 +11,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from server_helpers import Client, running_server, settings_for
 
 
@@ -52,6 +54,7 @@ def play_until(client: Client, table: str, versions: int, timeout: float = 60) -
     raise AssertionError(f"the table stalled at version {client.view(table)['version']}")
 
 
+@pytest.mark.slow  # kills a process: a crash test, left out by --fast
 def test_workers_decide_and_a_dead_worker_does_not_stall_the_table(
     tmp_path: Path, redis_url: str
 ) -> None:
