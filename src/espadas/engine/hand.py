@@ -462,12 +462,12 @@ class Hand:
         """True once the last trick is taken."""
         return self.phase == "hand_end"
 
-    def completed_tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
-        """(leader, cards, winner) of each finished trick."""
+    def completed_tricks(self, start: int = 0) -> list[tuple[int, tuple[int, ...], int]]:
+        """(leader, cards, winner) of each finished trick, from trick ``start`` on."""
         n = self.n
         return [
             (self.leaders[i], tuple(self.plays[i * n : (i + 1) * n]), w)
-            for i, w in enumerate(self.winners)
+            for i, w in enumerate(self.winners[start:], start=start)
         ]
 
     def current_trick(self) -> tuple[int, tuple[int, ...]] | None:

@@ -122,13 +122,10 @@ def finished_tricks(hand: Hand) -> tuple[Trick, ...]:
     (2, True)
     """
     memo: tuple[Trick, ...] = hand.memo  # type: ignore[assignment]
-    done = len(hand.winners)
-    if len(memo) < done:
-        n = hand.n
-        plays = hand.plays
+    if len(memo) < len(hand.winners):
         memo += tuple(
-            Trick(hand.leaders[i], tuple(CARDS[c] for c in plays[i * n : (i + 1) * n]), w)
-            for i, w in enumerate(hand.winners[len(memo) :], start=len(memo))
+            Trick(lead, tuple(CARDS[c] for c in cards), w)
+            for lead, cards, w in hand.completed_tricks(len(memo))
         )
         hand.memo = memo
     return memo
